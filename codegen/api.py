@@ -1,0 +1,207 @@
+"""Names and Python code pieces derived from the spec: what the templates substitute.
+
+Templates only loop and substitute; every decision about an op (which kernel, which arguments are
+converted how, what a Backward node saves) is made here, once, at build time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codegen import formulas as F
+from codegen.entries import Derivative, NativeFunction
+from codegen.load import Spec
+from codegen.model import Argument, FunctionSchema
+
+
+def camel(base: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in base.strip("_").split("_"))
+
+
+def backward_names(derivatives) -> dict:
+    """PyTorch's rule: CamelCase of the base name + 'Backward' + how many came before with that base."""
+    counts, names = {}, {}
+    for d in derivatives:
+        stem = camel(d.schema.name.base) + "Backward"
+        names[str(d.schema.name)] = f"{stem}{counts.get(stem, 0)}"
+        counts[stem] = counts.get(stem, 0) + 1
+    return names
+
+
+def pyname(fn_or_schema) -> str:
+    schema = fn_or_schema.schema if isinstance(fn_or_schema, NativeFunction) else fn_or_schema
+    name = schema.name
+    return f"{name.name}_{name.overload}" if name.overload else name.name
+
+
+_ENUM_DEFAULTS = {"contiguous_format": "None", "Mean": "1", "Sum": "2", "None_": "0", "long": "None"}
+
+
+def py_default(arg: Argument) -> str:
+    text = arg.default
+    if text in _ENUM_DEFAULTS:
+        return _ENUM_DEFAULTS[text]
+    if text.startswith("["):
+        inner = text[1:-1].strip()
+        return f"({inner},)" if inner and "," not in inner else f"({inner})"
+    size = getattr(arg.type, "size", None)
+    if size and text.lstrip("-").isdigit():
+        return "(" + ", ".join([text] * size) + ")"
+    return text
+
+
+def type_text(arg: Argument) -> str:
+    return str(arg.type)
+
+
+def kernel_arg(arg: Argument) -> str:
+    """How an op function hands argument ``arg`` to an array-level kernel."""
+    t, n = str(arg.type), arg.name
+    if t == "Tensor":
+        return f"{n}._data"
+    if t == "Tensor?":
+        return f"None if {n} is None else {n}._data"
+    if t == "Tensor[]":
+        return f"[t._data for t in {n}]"
+    if t == "Tensor?[]":
+        return f"[None if t is None else t._data for t in {n}]"
+    if t in ("MemoryFormat", "MemoryFormat?"):
+        return f"None if {n} is None else {n}.name"
+    if t in ("ScalarType", "ScalarType?"):
+        return f"None if {n} is None else {n}.np" if t.endswith("?") else f"{n}.np"
+    return n
+
+
+@dataclass
+class NodePlan:
+    cls: str
+    schema: str
+    line: int
+    inputs: list  # (name, is_list) of differentiable inputs, in schema order
+    saved: list  # (field, kind, source) kind in tensor/output/meta/value/tensor_list
+    unpack: list  # lines run at the top of apply
+    body: list  # lines computing the per-input gradients
+    returns: str
+    num_outputs_expr: str
+    multi_output: bool
+    output_differentiability: tuple | None = None
+
+
+@dataclass
+class OpPlan:
+    fn: NativeFunction
+    name: str
+    params: str
+    body: list = field(default_factory=list)
+    doc: str = ""
+
+
+def _functional_of(fn: NativeFunction, by_name: dict) -> NativeFunction | None:
+    """The functional overload an in-place or out= overload is a variant of."""
+    s = fn.schema
+    if s.kind() == "inplace":
+        base = s.name.name[:-1]
+        return by_name.get(f"{base}.{s.name.overload}") or by_name.get(base)
+    if s.kind() == "out":
+        args = [str(a) for a in s.arguments.positional + s.arguments.kwarg_only]
+        for cand in by_name.values():
+            cs = cand.schema
+            same_args = [str(a) for a in cs.arguments.positional + cs.arguments.kwarg_only] == args
+            if (
+                cs.name.base == s.name.base
+                and cs.kind() == "functional"
+                and not cs.name.inplace
+                and same_args
+            ):
+                return cand
+    return None
+
+
+def _saved_kind(schema: FunctionSchema, name: str, uses: set) -> tuple[str, str]:
+    args = {a.name: a for a in schema.flat_arguments}
+    if name in args:
+        t = str(args[name].type)
+        if t in ("Tensor", "Tensor?"):
+            return ("meta" if uses == {"meta"} else "tensor"), name
+        if t in ("Tensor[]", "Tensor?[]"):
+            return "tensor_list", name
+        return "value", name
+    return "output", name
+
+
+def _result_names(schema: FunctionSchema) -> dict:
+    names = {"result": 0}
+    for i, r in enumerate(schema.returns):
+        names[f"result{i}"] = i
+        if r.name:
+            names[r.name] = i
+    return names
+
+
+def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
+    schema = d.schema
+    arg_types = {a.name: str(a.type) for a in schema.flat_arguments}
+    results = _result_names(schema)
+    inputs = []
+    for a in schema.flat_arguments:
+        if any(a.name in names for names, _, _ in d.formulas):
+            inputs.append((a.name, arg_types[a.name] in ("Tensor[]", "Tensor?[]")))
+    used = {}
+    for _, formula, _ in d.formulas:
+        for name in F.free_names(formula):
+            if name in arg_types or (name in results):
+                used.setdefault(name, set()).add(F.usage(formula, name))
+    saved, unpack = [], []
+    for name in sorted(
+        used, key=lambda n: (n not in arg_types, list(arg_types).index(n) if n in arg_types else 0, n)
+    ):
+        kind, _ = _saved_kind(schema, name, used[name])
+        field_ = f"_saved_{name}_" if kind != "value" else f"_saved_{name}"
+        saved.append((field_, kind, name))
+        if kind in ("tensor", "output"):
+            unpack.append(f"{name} = node.{field_}.unpack(node)")
+        elif kind == "tensor_list":
+            unpack.append(f"{name} = [s.unpack(node) for s in node.{field_}]")
+        else:
+            unpack.append(f"{name} = node.{field_}")
+    multi = len(schema.returns) > 1 or str(schema.returns[0].type) == "Tensor[]"
+    grad_line = "grads = node._materialize(grads)" if multi else None
+    body = [grad_line] if grad_line else []
+    if any("grad" in F.free_names(formula) for _, formula, _ in d.formulas):
+        body.append("grad = grads[0]")
+    body.append("needs = node._needs()")
+    index = {name: i for i, (name, _) in enumerate(inputs)}
+    for names, formula, line in d.formulas:
+        if len(names) == 1:
+            i = index[names[0]]
+            body.append(
+                f"grad_{names[0]} = ({formula}) if needs[{i}] else None  # spec/derivatives.yaml:{line}"
+            )
+        else:
+            mask = ", ".join(f"needs[{index[n]}]" for n in names)
+            body.append(f"grad_input_mask = ({mask},)")
+            targets = ", ".join(f"grad_{n}" for n in names)
+            body.append(f"{targets} = {formula}  # spec/derivatives.yaml:{line}")
+    parts = [f"*grad_{n}" if is_list else f"grad_{n}" for n, is_list in inputs]
+    returns = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    for n, is_list in inputs:
+        if is_list:
+            i = index[n]
+            body.insert(
+                len(body),
+                f"grad_{n} = grad_{n} if grad_{n} is not None else [None] * node._list_len",
+            )
+    nout = "len(result)" if str(schema.returns[0].type) == "Tensor[]" else str(len(schema.returns))
+    return NodePlan(
+        cls,
+        str(schema),
+        d.line,
+        inputs,
+        saved,
+        unpack,
+        body,
+        returns,
+        nout,
+        multi,
+        d.output_differentiability,
+    )

@@ -1,0 +1,219 @@
+"""Rendering the templates and writing generated/ (deterministic, only what changed)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from codegen import api, lower
+from codegen.load import Spec, SpecError
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+@dataclass
+class Binding:
+    name: str
+    overloads: list
+    doc: str
+
+
+@dataclass
+class BoundOverload:
+    params: str
+    fn: str
+    out_fn: str
+    stub: str
+    ret: str
+
+
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+    )  # fmt: skip
+
+
+def _py_params(fn, method: bool) -> tuple[str, str]:
+    """(parser tuple literal, stub parameter text) of the Python signature of ``fn``."""
+    items, stub = [], ["self"] if method else []
+    star = False
+    for a in lower.inputs(fn):
+        if method and a.name == "self":
+            continue
+        name = "input" if a.name == "self" else a.name
+        kwonly = a in fn.schema.arguments.kwarg_only
+        default = api.py_default(a) if a.default is not None else None
+        items.append(f"({name!r}, {str(a.type)!r}, {default if default is not None else '_R'}, {kwonly})")
+        if kwonly and not star:
+            stub.append("*")
+            star = True
+        stub.append(f"{name}: Any" + (f" = {default}" if default is not None else ""))
+    if fn.schema.kind() == "functional":
+        if not star:
+            stub.append("*")
+        stub.append("out: Tensor | None = None")
+    return "(" + "".join(i + ", " for i in items) + ")", ", ".join(stub)
+
+
+def _ret(fn) -> str:
+    rets = fn.schema.returns
+    if len(rets) == 1:
+        return "list[Tensor]" if str(rets[0].type) == "Tensor[]" else "Tensor"
+    return "tuple[" + ", ".join("Tensor" for _ in rets) + "]"
+
+
+def _doc(fn) -> str:
+    text = fn.doc.strip() if fn.doc else ""
+    sig = str(fn.schema)
+    return (text + "\n\n    " if text else "") + f"Schema: ``{sig}``".replace('"', "'")
+
+
+def _bindings(spec: Spec, outs: dict, variant: str) -> list[Binding]:
+    groups: dict = {}
+    for fn in spec.functions:
+        if fn.schema.kind() == "out" or variant not in fn.variants:
+            continue
+        groups.setdefault(fn.schema.name.name, []).append(fn)
+    out = []
+    for name, fns in groups.items():
+        ovs = []
+        # PyTorch's parser tries Tensor overloads before Scalar ones (a 0-d tensor fits both).
+        fns = sorted(
+            fns, key=lambda f: sum(str(a.type).startswith("Scalar") for a in f.schema.flat_arguments)
+        )
+        for fn in fns:
+            params, stub = _py_params(fn, variant == "method")
+            out_fn = outs.get(fn.name)
+            ovs.append(
+                BoundOverload(params, api.pyname(fn), repr(out_fn) if out_fn else "None", stub, _ret(fn))
+            )
+        out.append(Binding(name, ovs, _doc(fns[0])))
+    return out
+
+
+def _cuda_expr(expr: str, tensors: set) -> str:
+    class Index(ast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id in tensors:
+                return ast.Subscript(value=node, slice=ast.Name(id="i", ctx=ast.Load()), ctx=ast.Load())
+            return node
+
+    return ast.unparse(Index().visit(ast.parse(expr, mode="eval")))
+
+
+@dataclass
+class PointwiseKernel:
+    name: str
+    params: str
+    expr: str
+    cuda_expr: str
+    line: int
+
+
+def render(spec: Spec) -> dict[str, str]:
+    """File name under generated/ -> its full text."""
+    env = _env()
+    by_name = {fn.name: fn for fn in spec.functions}
+    node_names = api.backward_names(spec.derivatives)
+    op_names = {fn.schema.name.name for fn in spec.functions if "function" in fn.variants}
+    nodes = {
+        str(d.schema.name): api.node_plan(d, node_names[str(d.schema.name)], spec, op_names)
+        for d in spec.derivatives
+    }
+
+    ops, outs, pointwise, dispatch = [], {}, [], []
+    cpu_imports, native_imports = {}, {}
+    for fn in spec.functions:
+        functional = api._functional_of(fn, by_name) if fn.schema.kind() != "functional" else None
+        if fn.schema.kind() != "functional" and functional is None and not (fn.pointwise or fn.dispatch):
+            raise SpecError(
+                f"spec/native_functions.yaml:{fn.line}: {fn.name}: no functional overload with the same arguments "
+                "to derive this variant from; add it, or give this entry its own 'dispatch:'"
+            )
+        if fn.schema.kind() == "out":
+            outs[functional.name] = api.pyname(fn)
+        node = nodes.get(fn.name) or (nodes.get(functional.name) if fn.schema.kind() == "inplace" else None)
+        if fn.pointwise is not None:
+            pointwise.append(lower.pointwise_decl(fn))
+        entries = []
+        for key, kernel in fn.dispatch:
+            module = spec.kernel_modules[(key, kernel)].module
+            if key == "CPU":
+                cpu_imports.setdefault(module, set()).add(kernel)
+                entries.append(("cpu", f"_cpu_{kernel}"))
+            elif key == "CUDA":
+                entries.append(("cuda", f'_Lazy("{module}", "{kernel}")'))
+            else:
+                native_imports.setdefault(module, set()).add(kernel)
+        if entries:
+            dispatch.append((api.pyname(fn), entries))
+        params = []
+        star = False
+        for a in fn.schema.flat_arguments:
+            if a in fn.schema.out_arguments and not star:
+                params.append("*")
+                star = True
+            params.append(a.name + (f"={api.py_default(a)}" if a.default is not None else ""))
+        body = lower.op_body(fn, spec, functional, node, {})
+        ops.append(api.OpPlan(fn, api.pyname(fn), ", ".join(params), body, str(fn.schema)))
+
+    kernels = []
+    for fn in spec.functions:
+        if fn.pointwise is None:
+            continue
+        params = lower.pointwise_params(fn)
+        tensors = {a.name for a in fn.schema.flat_arguments if str(a.type) == "Tensor"}
+        kernels.append(PointwiseKernel(api.pyname(fn), ", ".join(params), fn.pointwise,
+                                       _cuda_expr(fn.pointwise, tensors), fn.line))  # fmt: skip
+
+    functions = _bindings(spec, outs, "function")
+    methods = _bindings(spec, outs, "method")
+    sort = lambda d: sorted((m, sorted(n)) for m, n in d.items())
+    files = {
+        "__init__.py": env.get_template("__init__.py.j2").render(),
+        "ops.py": env.get_template("ops.py.j2").render(
+            ops=ops,
+            pointwise=pointwise,
+            dispatch=dispatch,
+            cpu_imports=sort(cpu_imports),
+            native_imports=sort(native_imports),
+        ),
+        "autograd_nodes.py": env.get_template("autograd_nodes.py.j2").render(nodes=list(nodes.values())),
+        "functions.py": env.get_template("functions.py.j2").render(bindings=functions),
+        "methods.py": env.get_template("methods.py.j2").render(bindings=methods),
+        "pointwise_cpu.py": env.get_template("pointwise_cpu.py.j2").render(kernels=kernels),
+        "pointwise_cuda.py": env.get_template("pointwise_cuda.py.j2").render(kernels=kernels),
+        "functions.pyi": env.get_template("stubs.pyi.j2").render(
+            bindings=functions, what="namespace functions", is_class=False, indent=""
+        ),
+        "methods.pyi": env.get_template("stubs.pyi.j2").render(
+            bindings=methods, what="Tensor methods", is_class=True, indent="    "
+        ),
+    }
+    return files
+
+
+def write(out_dir: Path, files: dict[str, str], check: bool) -> list[str]:
+    """Write the files that changed (or, with ``check``, only list them). Returns the stale names."""
+    stale = []
+    existing = {p.name for p in out_dir.glob("*") if p.is_file()} if out_dir.exists() else set()
+    for name, text in sorted(files.items()):
+        path = out_dir / name
+        if not path.exists() or path.read_text() != text:
+            stale.append(name)
+    extra = sorted(existing - set(files))
+    stale.extend(f"{n} (not generated any more)" for n in extra)
+    if check or not stale:
+        return stale
+    out_dir.mkdir(exist_ok=True)
+    for name in sorted(files):
+        path = out_dir / name
+        if not path.exists() or path.read_text() != files[name]:
+            path.write_text(files[name])
+    for n in extra:
+        (out_dir / n).unlink()
+    return stale

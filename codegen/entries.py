@@ -1,0 +1,124 @@
+"""The spec entries: a native function (native_functions.yaml) and a derivative (derivatives.yaml).
+
+Both are frozen dataclasses built from one YAML mapping by ``from_yaml``, which consumes every key
+and rejects unknown ones; cross-file checks (kernels exist, formulas name known things) live in
+``codegen.load``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codegen.model import FunctionSchema
+
+DISPATCH_KEYS = ("CPU", "CUDA", "CompositeExplicitAutograd", "CompositeImplicitAutograd")
+VARIANTS = ("function", "method")
+PROMOTION_KINDS = ("default", "int_to_float", "always_bool", "bool_to_long")
+DTYPE_SETS = ("all", "floating", "no_bool")
+
+
+def _take(entry: dict, key: str, kind, default=None):
+    value = entry.pop(key, default)
+    if value is not default and not isinstance(value, kind):
+        raise ValueError(
+            f"'{key}' must be a {kind.__name__ if isinstance(kind, type) else 'value'}, got {value!r}"
+        )
+    return value
+
+
+def _no_unknown_keys(entry: dict, known: tuple) -> None:
+    if entry:
+        key = sorted(entry)[0]
+        raise ValueError(f"unknown key '{key}'; the keys an entry may have are: {', '.join(known)}")
+
+
+@dataclass(frozen=True)
+class NativeFunction:
+    schema: FunctionSchema
+    variants: tuple[str, ...]
+    dispatch: tuple[tuple[str, str], ...]  # (dispatch key, kernel name), in spec order
+    pointwise: str | None
+    promotion: str
+    promote: tuple[str, ...] | None  # arguments that take part in type promotion (None: the default set)
+    dtypes: str  # which promoted input dtypes the kernel accepts
+    doc: str | None
+    line: int
+
+    KEYS = ("func", "variants", "dispatch", "pointwise", "promotion", "promote", "dtypes", "tags", "doc")
+
+    @classmethod
+    def from_yaml(cls, raw: dict, line: int) -> NativeFunction:
+        entry = dict(raw)
+        func = _take(entry, "func", str)
+        if func is None:
+            raise ValueError("missing 'func:'; every entry starts with '- func: <schema>'")
+        schema = FunctionSchema.parse(func)
+        variants_text = _take(entry, "variants", str, "function")
+        variants = tuple(v.strip() for v in variants_text.split(","))
+        for v in variants:
+            if v not in VARIANTS:
+                raise ValueError(f"unknown variant '{v}'; use 'function', 'method' or 'function, method'")
+        dispatch = _take(entry, "dispatch", dict, {})
+        for key, kernel in dispatch.items():
+            for k in str(key).split(","):
+                if k.strip() not in DISPATCH_KEYS:
+                    raise ValueError(
+                        f"unknown dispatch key '{k.strip()}'; use one of {', '.join(DISPATCH_KEYS)}"
+                    )
+            if not isinstance(kernel, str) or not kernel.isidentifier():
+                raise ValueError(
+                    f"dispatch kernel for '{key}' must be a Python function name, got {kernel!r}"
+                )
+        pairs = tuple((k.strip(), kernel) for key, kernel in dispatch.items() for k in str(key).split(","))
+        pointwise = _take(entry, "pointwise", str)
+        promotion = _take(entry, "promotion", str, "default")
+        if promotion not in PROMOTION_KINDS:
+            raise ValueError(f"unknown promotion '{promotion}'; use one of {', '.join(PROMOTION_KINDS)}")
+        promote = _take(entry, "promote", list)
+        dtypes = _take(entry, "dtypes", str, "all")
+        if dtypes not in DTYPE_SETS:
+            raise ValueError(f"unknown dtypes '{dtypes}'; use one of {', '.join(DTYPE_SETS)}")
+        entry.pop("tags", None)
+        doc = _take(entry, "doc", str)
+        _no_unknown_keys(entry, cls.KEYS)
+        if pointwise is None and not pairs and schema.kind() == "functional":
+            raise ValueError("needs a 'dispatch:' (kernels per device) or a 'pointwise:' expression")
+        promote = tuple(promote) if promote else None
+        return cls(schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line)
+
+    @property
+    def name(self) -> str:
+        """The overload's full name, e.g. ``add.Tensor``."""
+        return str(self.schema.name)
+
+    def kernel(self, key: str) -> str | None:
+        return dict(self.dispatch).get(key)
+
+
+@dataclass(frozen=True)
+class Derivative:
+    schema: FunctionSchema
+    formulas: tuple[tuple[tuple[str, ...], str, int], ...]  # (input names, formula, line)
+    output_differentiability: tuple[bool, ...] | None
+    line: int
+
+    RESERVED = ("name", "output_differentiability", "result", "dispatch")
+
+    @classmethod
+    def from_yaml(cls, raw: dict, lines: dict, line: int) -> Derivative:
+        entry = dict(raw)
+        name = entry.pop("name", None)
+        if not isinstance(name, str):
+            raise ValueError("missing 'name:'; every entry starts with '- name: <schema>'")
+        schema = FunctionSchema.parse(name)
+        od = entry.pop("output_differentiability", None)
+        if od is not None and not (isinstance(od, list) and all(isinstance(b, bool) for b in od)):
+            raise ValueError("'output_differentiability' must be a list of True/False, one per output")
+        entry.pop("result", None)  # forward-mode formulas: accepted, not used yet
+        formulas = []
+        for key, formula in entry.items():
+            names = tuple(n.strip() for n in str(key).split(","))
+            if not isinstance(formula, str):
+                raise ValueError(f"the formula for '{key}' must be a string expression, got {formula!r}")
+            formulas.append((names, formula.strip(), lines.get(key, line)))
+        return cls(schema, tuple(formulas), tuple(od) if od else None, line)

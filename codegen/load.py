@@ -1,0 +1,277 @@
+"""Loading the spec: YAML to entries, and every check that spans entries, files and the runtime.
+
+Every error is raised as ``SpecError("spec/<file>.yaml:<line>: <entry>: <what and how to fix>")``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from codegen import formulas as F
+from codegen.entries import Derivative, NativeFunction
+from codegen.model import FunctionSchema
+
+# Where the kernel named under each dispatch key must be defined (read as source, never imported).
+KERNEL_DIRS = {
+    "CPU": "runtime/kernels/cpu",
+    "CUDA": "runtime/kernels/cuda",
+    "CompositeExplicitAutograd": "runtime/native",
+    "CompositeImplicitAutograd": "runtime/native",
+}
+FORMULA_HELPERS = "runtime/autograd/formulas.py"
+SCALAR_FUNCTIONS = "runtime/kernels/cpu/scalar.py"
+DIFFERENTIABLE_TYPES = ("Tensor", "Tensor?", "Tensor[]", "Tensor?[]")
+
+
+class SpecError(Exception):
+    """A problem in the spec, reported as ``file:line: entry: message``."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    functions: tuple[NativeFunction, ...]
+    derivatives: tuple[Derivative, ...]
+    kernel_modules: dict  # (dispatch key, kernel name) -> KernelDef
+    scalar_functions: tuple[str, ...]
+    helpers: tuple[str, ...]
+
+    def derivative_for(self, name: str) -> Derivative | None:
+        for d in self.derivatives:
+            if str(d.schema.name) == name:
+                return d
+        return None
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A YAML loader that records, for every mapping, its line and the line of each key."""
+
+    def construct_mapping(self, node, deep=False):
+        mapping = super().construct_mapping(node, deep=deep)
+        if "func" not in mapping and "name" not in mapping:
+            return mapping  # a nested mapping such as dispatch:
+        mapping["__line__"] = node.start_mark.line + 1
+        mapping["__lines__"] = {k.value: k.start_mark.line + 1 for k, _ in node.value if hasattr(k, "value")}
+        return mapping
+
+
+def _read_entries(path: Path, rel: str) -> list[dict]:
+    try:
+        data = yaml.load(path.read_text(), Loader=_LineLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        raise SpecError(f"{rel}:{line}: <file>: not valid YAML ({getattr(e, 'problem', e)})") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise SpecError(f"{rel}:1: <file>: the file must be a YAML list of entries ('- func: ...')")
+    for item in data:
+        if not isinstance(item, dict):
+            raise SpecError(f"{rel}:1: <file>: every list item must be a mapping, got {item!r}")
+    return data
+
+
+def _entry_label(raw: dict, key: str) -> str:
+    text = raw.get(key)
+    return text.split("(", 1)[0] if isinstance(text, str) else "<entry>"
+
+
+@dataclass(frozen=True)
+class KernelDef:
+    """A function a dispatch entry may name, as read from its source."""
+
+    module: str  # dotted module under the yaten package
+    path: str  # the file, relative to the repository root
+    params: tuple[str, ...] | None  # None: not a plain def (an assignment), so not checked
+    required: tuple[str, ...]
+
+
+def _top_level_defs(path: Path) -> dict:
+    """Top-level functions (and assigned names) of a module: name -> (params, required params)."""
+    tree = ast.parse(path.read_text())
+    defs = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            if a.vararg or a.kwarg:
+                defs[node.name] = (None, ())
+                continue
+            positional = a.posonlyargs + a.args
+            required = positional[: len(positional) - len(a.defaults)]
+            required += [k for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+            defs[node.name] = (
+                tuple(x.arg for x in positional + a.kwonlyargs),
+                tuple(x.arg for x in required),
+            )
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    defs[t.id] = (None, ())
+    return defs
+
+
+def _top_level_functions(path: Path) -> set[str]:
+    return set(_top_level_defs(path))
+
+
+def _kernel_index(root: Path) -> dict:
+    """(dispatch key, function name) -> dotted module under ``yaten`` that defines it."""
+    index = {}
+    for key, folder in KERNEL_DIRS.items():
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for py in sorted(base.glob("*.py")):
+            if py.name == "__init__.py":
+                continue
+            module = "yaten." + ".".join(py.relative_to(root / "runtime").with_suffix("").parts)
+            for name, (params, required) in _top_level_defs(py).items():
+                if not name.startswith("_"):
+                    index.setdefault(
+                        (key, name), KernelDef(module, str(py.relative_to(root)), params, required)
+                    )
+    return index
+
+
+def _check_kernel_params(fn: NativeFunction, key: str, kernel: KernelDef, rel: str) -> None:
+    """CPU/CUDA kernels are called with the schema's arguments by keyword: the names must line up."""
+    if key not in ("CPU", "CUDA") or kernel.params is None:
+        return
+    outs = fn.schema.out_arguments
+    args = [a.name for a in fn.schema.flat_arguments if a not in outs]
+    name = fn.kernel(key)
+    for a in args:
+        if a not in kernel.params:
+            raise SpecError(
+                f"{rel}:{fn.line}: {fn.name}: kernel '{name}' ({kernel.path}) has no parameter '{a}'; kernels take "
+                f"the schema's arguments by name (add '{a}', with a default if other overloads lack it)"
+            )
+    for p in kernel.required:
+        if p not in args:
+            raise SpecError(
+                f"{rel}:{fn.line}: {fn.name}: kernel '{name}' ({kernel.path}) requires '{p}', which the schema does "
+                "not have; give it a default or rename it after a schema argument"
+            )
+
+
+def load(root: Path) -> Spec:
+    nf_rel, d_rel = "spec/native_functions.yaml", "spec/derivatives.yaml"
+    functions, seen = [], {}
+    for raw in _read_entries(root / nf_rel, nf_rel):
+        line = raw.pop("__line__")
+        raw.pop("__lines__")
+        try:
+            fn = NativeFunction.from_yaml(raw, line)
+        except ValueError as e:
+            raise SpecError(f"{nf_rel}:{line}: {_entry_label(raw, 'func')}: {e}") from None
+        if fn.name in seen:
+            raise SpecError(
+                f"{nf_rel}:{line}: {fn.name}: duplicate overload name (first defined at line {seen[fn.name]}); "
+                "give each overload its own '.name'"
+            )
+        seen[fn.name] = line
+        functions.append(fn)
+
+    kernels = _kernel_index(root)
+    for fn in functions:
+        for key, kernel in fn.dispatch:
+            if (key, kernel) not in kernels:
+                raise SpecError(
+                    f"{nf_rel}:{fn.line}: {fn.name}: kernel '{kernel}' for {key} is not defined in any module of "
+                    f"{KERNEL_DIRS[key]}/; define 'def {kernel}(...)' there or fix the name"
+                )
+            _check_kernel_params(fn, key, kernels[(key, kernel)], nf_rel)
+
+    scalar_path = root / SCALAR_FUNCTIONS
+    scalar_fns = tuple(sorted(_top_level_functions(scalar_path))) if scalar_path.exists() else ()
+    for fn in functions:
+        if fn.pointwise is None:
+            continue
+        try:
+            called = F.called_functions(fn.pointwise)
+            unknown_names = [n for n in F.free_names(fn.pointwise) if n not in called]
+        except ValueError as e:
+            raise SpecError(f"{nf_rel}:{fn.line}: {fn.name}: pointwise: {e}") from None
+        for name in called:
+            if name not in scalar_fns:
+                raise SpecError(
+                    f"{nf_rel}:{fn.line}: {fn.name}: pointwise expression calls unknown function '{name}'; "
+                    f"use one of the functions of {SCALAR_FUNCTIONS} or add it there"
+                )
+        args = {a.name for a in fn.schema.flat_arguments}
+        for name in unknown_names:
+            if name not in args:
+                raise SpecError(
+                    f"{nf_rel}:{fn.line}: {fn.name}: pointwise expression uses '{name}', which is not an argument "
+                    f"of the schema ({', '.join(sorted(args))})"
+                )
+
+    helpers_path = root / FORMULA_HELPERS
+    helpers = tuple(sorted(_top_level_functions(helpers_path))) if helpers_path.exists() else ()
+    op_names = {fn.schema.name.name for fn in functions if "function" in fn.variants}
+    by_name = {fn.name: fn for fn in functions}
+    derivatives, seen_d = [], {}
+    for raw in _read_entries(root / d_rel, d_rel):
+        line = raw.pop("__line__")
+        lines = raw.pop("__lines__")
+        label = _entry_label(raw, "name")
+        try:
+            d = Derivative.from_yaml(raw, lines, line)
+        except ValueError as e:
+            raise SpecError(f"{d_rel}:{line}: {label}: {e}") from None
+        name = str(d.schema.name)
+        where = f"{d_rel}:{line}: {name}"
+        fn = by_name.get(name)
+        if fn is None:
+            raise SpecError(f"{where}: no op '{name}' in {nf_rel}; add it there first or fix the name")
+        if str(fn.schema) != str(d.schema):
+            raise SpecError(
+                f"{where}: schema differs from {nf_rel}:{fn.line}; write it exactly as '{fn.schema}'"
+            )
+        if name in seen_d:
+            raise SpecError(f"{where}: second derivatives entry for '{name}' (first at line {seen_d[name]})")
+        seen_d[name] = line
+        _check_formulas(d, fn.schema, helpers, op_names, d_rel)
+        derivatives.append(d)
+    return Spec(tuple(functions), tuple(derivatives), kernels, scalar_fns, helpers)
+
+
+def formula_scope(schema: FunctionSchema) -> set[str]:
+    """The names a formula of ``schema`` may use besides helpers, ops and builtins."""
+    names = {"grad", "grads", "grad_input_mask", "result"}
+    names.update(a.name for a in schema.flat_arguments)
+    names.update(f"result{i}" for i in range(len(schema.returns)))
+    names.update(r.name for r in schema.returns if r.name)
+    return names
+
+
+def _check_formulas(d: Derivative, schema: FunctionSchema, helpers, op_names, rel: str) -> None:
+    args = {a.name: a for a in schema.flat_arguments}
+    scope = formula_scope(schema) | set(helpers) | op_names | F.BUILTINS
+    for inputs, formula, line in d.formulas:
+        where = f"{rel}:{line}: {d.schema.name}"
+        for name in inputs:
+            if name not in args:
+                raise SpecError(
+                    f"{where}: formula for '{name}', which is not an argument of the schema "
+                    f"({', '.join(args)})"
+                )
+            if str(args[name].type) not in DIFFERENTIABLE_TYPES:
+                raise SpecError(
+                    f"{where}: formula for '{name}' of type {args[name].type}, which is not differentiable; "
+                    "only Tensor arguments get gradients"
+                )
+        try:
+            names = F.free_names(formula)
+        except ValueError as e:
+            raise SpecError(f"{where}: {e}") from None
+        for name in names:
+            if name not in scope:
+                raise SpecError(
+                    f"{where}: formula uses unknown name '{name}'; use the schema's arguments, grad/grads/result, "
+                    f"a yaten op, or a helper defined in {FORMULA_HELPERS}"
+                )

@@ -1,0 +1,187 @@
+"""Lowering each native function to the body of its op function (dispatch + autograd)."""
+
+from __future__ import annotations
+
+from codegen import api
+from codegen.entries import NativeFunction
+from codegen.load import Spec
+
+
+def inputs(fn: NativeFunction):
+    """The arguments of ``fn`` that are not out= arguments, in schema order."""
+    outs = fn.schema.out_arguments
+    return [a for a in fn.schema.flat_arguments if a not in outs]
+
+
+def tuple_expr(items) -> str:
+    items = list(items)
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def _tensor_args(fn: NativeFunction):
+    return [a for a in inputs(fn) if a.type.base_type.name == "Tensor"]
+
+
+def _device_line(fn: NativeFunction, op: str) -> str:
+    ts = _tensor_args(fn)
+    plain = [a.name for a in ts if str(a.type) == "Tensor"]
+    if len(ts) == 1 and plain:
+        return f"device = {plain[0]}._device"
+    parts = []
+    for a in ts:
+        t = str(a.type)
+        parts.append(f"*{a.name}" if t.endswith("[]") else a.name)
+    return f"device = _common_device({op!r}, {', '.join(parts)})"
+
+
+def _requires_grad_expr(inputs, types) -> str:
+    parts = []
+    for name, is_list in inputs:
+        if is_list:
+            parts.append(f"_builtins.any(t is not None and t._rg for t in {name})")
+        elif types[name] == "Tensor?":
+            parts.append(f"({name} is not None and {name}._rg)")
+        else:
+            parts.append(f"{name}._rg")
+    return " or ".join(parts) if parts else "False"
+
+
+def pointwise_params(fn: NativeFunction) -> list[str]:
+    return [a.name for a in inputs(fn)]
+
+
+def pointwise_decl(fn: NativeFunction) -> tuple:
+    """(op function name, tensor positions, promoted positions, kind, dtypes, alpha position)."""
+    params = fn.schema.flat_arguments
+    tensors = tuple(i for i, a in enumerate(params) if str(a.type) == "Tensor")
+    if fn.promote is not None:
+        promote = tuple(i for i, a in enumerate(params) if a.name in fn.promote)
+    else:
+        promote = tuple(
+            i for i, a in enumerate(params) if str(a.type) == "Tensor" or a.name in ("self", "other")
+        )
+    alpha = next((i for i, a in enumerate(params) if a.name == "alpha"), None)
+    return api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(alpha)
+
+
+def _wrap_result(fn: NativeFunction, expr: str) -> str:
+    rets = fn.schema.returns
+    if len(rets) == 1 and str(rets[0].type) == "Tensor":
+        return f"_wrap({expr}, device)"
+    if len(rets) == 1 and str(rets[0].type) == "Tensor[]":
+        return f"[_wrap(r, device) for r in {expr}]"
+    return f"tuple(_wrap(r, device) for r in {expr})"
+
+
+def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace: bool) -> list[str]:
+    types = {a.name: str(a.type) for a in fn.schema.flat_arguments}
+    cond = _requires_grad_expr(node.inputs, types)
+    lines = [f"if _GRAD.enabled and ({cond}):"]
+    body = [f"node = {node.cls}()"]
+    edges = ", ".join(f"*{n}" if is_list else n for n, is_list in node.inputs)
+    body.append(f"_connect(node, {tuple_expr(edges.split(', '))})")
+    for n, is_list in node.inputs:
+        if is_list:
+            body.append(f"node._list_len = len({n})")
+    after = []
+    returns = fn.schema.returns
+    out_index = api._result_names(fn.schema)
+    for field_, kind, name in node.saved:
+        if kind == "tensor":
+            src = "_original_self" if inplace and name == "self" else name
+            body.append(f"node.{field_} = _Saved({src}, False)")
+        elif kind == "meta":
+            body.append(f"node.{field_} = _Meta({name})")
+        elif kind == "tensor_list":
+            body.append(f"node.{field_} = [_Saved(t, False) for t in {name}]")
+        elif kind == "value":
+            body.append(f"node.{field_} = {name}")
+        else:
+            i = out_index[name]
+            target = result if len(returns) == 1 and str(returns[0].type) != "Tensor[]" else f"{result}[{i}]"
+            after.append(f"node.{field_} = _Saved({target}, True)")
+    diff = fn_output_differentiability(fn, node)
+    if len(returns) == 1 and str(returns[0].type) == "Tensor":
+        body.append(f"_set_history({result}, node)")
+    elif len(returns) == 1:
+        body.append(f"node._num_outputs = len({result})")
+        body.append(f"node._output_meta = [_Meta(r) for r in {result}]")
+        body.append(f"for i, r in enumerate({result}):")
+        body.append("    _set_history(r, node, i)")
+    else:
+        body.append(f"node._num_outputs = {len(returns)}")
+        body.append(f"node._output_meta = [_Meta(r) for r in {result}]")
+        for i, d in enumerate(diff):
+            if d:
+                body.append(f"_set_history({result}[{i}], node, {i})")
+    body.extend(after)
+    return lines + ["    " + b for b in body]
+
+
+def _kernel_call(args) -> str:
+    """Kernels are called by keyword: their parameters are named as the schema's arguments, and a
+    kernel that serves several overloads gives defaults to the parameters some of them lack."""
+    return ", ".join(f"{a.name}={api.kernel_arg(a)}" for a in args)
+
+
+def fn_output_differentiability(fn, node) -> tuple:
+    n = len(fn.schema.returns)
+    return node.output_differentiability if getattr(node, "output_differentiability", None) else (True,) * n
+
+
+def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, node: api.NodePlan | None,
+            kernel_ref: dict) -> list[str]:  # fmt: skip
+    """The statements of op function ``fn``."""
+    kind = fn.schema.kind()
+    name = fn.schema.name.name
+    args = inputs(fn)
+    call = ", ".join(a.name for a in args)
+    if kind == "out":
+        f = functional
+        grads = [(a.name, str(a.type).endswith("[]")) for a in _tensor_args(f)]
+        types = {a.name: str(a.type) for a in f.schema.flat_arguments}
+        outs = [a.name for a in fn.schema.out_arguments]
+        return [
+            f"if _GRAD.enabled and ({_requires_grad_expr(grads, types)}):",
+            f"    _out_of_autograd({name!r})",
+            f"return _write_out({name!r}, {outs[0]}, {api.pyname(f)}({call}))",
+        ]
+    impl_fn = functional if (kind == "inplace" and fn.pointwise is None and not fn.dispatch) else fn
+    composite = impl_fn.kernel("CompositeImplicitAutograd")
+    if composite:
+        return [f"return _native_{composite}({call})"]
+    explicit = impl_fn.kernel("CompositeExplicitAutograd")
+    # A device-generic composite handles devices itself (copy_ even moves data between them).
+    lines = [] if explicit else [_device_line(fn, name)]
+    if kind == "inplace":
+        if node is not None:
+            lines.append("if _GRAD.enabled:")
+            lines.append("    _check_inplace(self)")
+            if any(f == "_saved_self_" for f, _, _ in node.saved):
+                lines.append("_original_self = self.clone() if self._rg else self")
+        if impl_fn.pointwise is not None:
+            kargs = tuple_expr(a.name + ("._data" if str(a.type) == "Tensor" else "") for a in args)
+            lines.append(f"_PW_{api.pyname(impl_fn)}(device, {kargs}, out=self._data)")
+        elif explicit:
+            lines.append(f"_native_{explicit}({call})")
+        else:
+            lines.append(f"_kernel(_K_{api.pyname(impl_fn)}, device, {name!r})({_kernel_call(args)})")
+        lines.append("self._vc[0] += 1")
+        if node is not None:
+            lines.extend(_autograd_block(fn, node, "self", inplace=True))
+        lines.append("return self")
+        return lines
+    if fn.pointwise is not None:
+        kargs = tuple_expr(a.name + ("._data" if str(a.type) == "Tensor" else "") for a in args)
+        lines.append(f"result = _wrap(_PW_{api.pyname(fn)}(device, {kargs}), device)")
+    elif explicit:
+        lines.append(f"result = _native_{explicit}({call})")
+    else:
+        lines.append(
+            "result = "
+            + _wrap_result(fn, f"_kernel(_K_{api.pyname(fn)}, device, {name!r})({_kernel_call(args)})")
+        )
+    if node is not None:
+        lines.extend(_autograd_block(fn, node, "result", inplace=False))
+    lines.append("return result")
+    return lines

@@ -1,0 +1,38 @@
+"""yaten: a PyTorch-compatible tensor library whose operators are generated from YAML specs.
+
+>>> import yaten as torch
+>>> x = torch.ones(2, 3, requires_grad=True)
+>>> (x * 2).sum().backward()
+>>> x.grad.tolist()
+[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+"""
+
+from . import _dtype
+from ._device import device
+from ._dtype import (
+    bool,
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+)  # fmt: skip
+from ._memory_format import channels_last, contiguous_format, memory_format, preserve_format
+from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
+from ._storage import UntypedStorage
+from ._tensor import Size, Tensor
+from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+
+from ._install import install as _install
+
+_install(globals())
+del _install

@@ -1,0 +1,83 @@
+"""dtypes: yaten.float32 and friends, each tied to the NumPy dtype its storage uses."""
+
+import numpy as np
+
+
+class dtype:
+    """A tensor element type, as ``torch.dtype``.
+
+    >>> import yaten
+    >>> yaten.float32.is_floating_point, yaten.int64.itemsize
+    (True, 8)
+    """
+
+    __slots__ = ("is_floating_point", "is_signed", "itemsize", "kind", "name", "np")
+
+    def __init__(self, name: str, np_dtype, kind: str):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self.kind = kind  # "b" bool, "i" integral, "f" floating: the promotion category
+        self.is_floating_point = kind == "f"
+        self.is_signed = name not in ("uint8", "bool")
+
+    @property
+    def is_complex(self) -> bool:
+        return False
+
+    def to_real(self) -> "dtype":
+        return self
+
+    def __repr__(self) -> str:
+        return f"yaten.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+bool = dtype("bool", np.bool_, "b")
+uint8 = dtype("uint8", np.uint8, "i")
+int8 = dtype("int8", np.int8, "i")
+int16 = dtype("int16", np.int16, "i")
+int32 = dtype("int32", np.int32, "i")
+int64 = dtype("int64", np.int64, "i")
+float16 = dtype("float16", np.float16, "f")
+float32 = dtype("float32", np.float32, "f")
+float64 = dtype("float64", np.float64, "f")
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32, "long": int64}
+BY_NP = {d.np: d for d in ALL}
+BY_NAME = {d.name: d for d in ALL}
+
+
+def from_np(np_dtype) -> dtype:
+    """The yaten dtype of a NumPy dtype; TypeError for types yaten does not have."""
+    try:
+        return BY_NP[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(
+            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types are: "
+            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+class _Default:
+    value = float32
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of float tensors made from Python floats (float32 unless changed).
+
+    >>> import yaten
+    >>> yaten.get_default_dtype()
+    yaten.float32
+    """
+    return _Default.value
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating dtype; only float32 and float64 are allowed, as in PyTorch."""
+    if not isinstance(d, dtype) or d not in (float32, float64, float16):
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    _Default.value = d

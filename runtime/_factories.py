@@ -1,0 +1,900 @@
+"""Tensor factories: ``tensor``, ``zeros``, ``arange`` and friends.
+
+Every factory computes its values as a NumPy array on the host and hands it to ``make``, which moves
+it to the target device with ``backend(device).from_host`` and wraps it: one path for every device.
+Dtype inference, argument errors and values follow PyTorch; ``arange`` and ``linspace`` reproduce the
+evaluation order (and fused multiply-adds) of torch's x86 CPU kernels, so their floating values
+match torch's to the last bit.
+"""
+
+import builtins
+import collections.abc
+import math
+import warnings
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from . import _device as _dev
+from . import _dtype as D
+from ._backend import backend
+from ._promotion import promote_types
+from ._tensor import Size, Tensor, view_of, wrap
+
+__all__ = [
+    "arange", "as_tensor", "empty", "empty_like", "empty_strided", "eye", "from_numpy", "full", "full_like",
+    "linspace", "ones", "ones_like", "tensor", "zeros", "zeros_like",
+]  # fmt: skip
+
+# PyTorch's names for dtypes in "not implemented for" errors, and its C++ names in overflow errors.
+SCALAR_TYPE_NAME = {
+    D.bool: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short", D.int32: "Int", D.int64: "Long",
+    D.float16: "Half", D.float32: "Float", D.float64: "Double",
+}  # fmt: skip
+CPP_NAME = {
+    D.bool: "bool", D.uint8: "uint8_t", D.int8: "int8_t", D.int16: "int16_t", D.int32: "int",
+    D.int64: "int64_t", D.float16: "c10::Half", D.float32: "float", D.float64: "double",
+}  # fmt: skip
+
+_COPY_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than yaten.tensor(sourceTensor)."
+)
+_NOT_WRITABLE_WARNING = (
+    "The given NumPy array is not writable, and yaten does not support non-writable tensors. This means "
+    "writing to this tensor will result in undefined behavior. You may want to copy the array to protect "
+    "its data or make it writable before converting it to a tensor."
+)
+
+
+# --- argument helpers (shared with _random) ---------------------------------------------------------
+def type_name(x) -> str:
+    """The type of ``x`` as PyTorch's argument errors name it (``float``, ``numpy.float64``, ``Tensor``)."""
+    if isinstance(x, Tensor):
+        return "Tensor"
+    t = type(x)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def not_implemented(kernel: str, dtype: D.dtype) -> NotImplementedError:
+    """PyTorch's error for a kernel that has no loop for ``dtype``."""
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{SCALAR_TYPE_NAME[dtype]}'")
+
+
+def dtype_arg(fn: str, dtype):
+    """A ``dtype=`` argument as a yaten dtype (or None); Python's float/int/bool mean float64/int64/bool."""
+    if dtype is None or isinstance(dtype, D.dtype):
+        return dtype
+    if dtype is builtins.float:
+        return D.float64
+    if dtype is builtins.int:
+        return D.int64
+    if dtype is builtins.bool:
+        return D.bool
+    raise TypeError(f"{fn}(): argument 'dtype' must be yaten.dtype, not {type_name(dtype)}")
+
+
+def check_requires_grad(dtype: D.dtype, requires_grad) -> None:
+    if requires_grad and not dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+
+
+def options(fn: str, dtype, device, requires_grad, default=None):
+    """The ``(dtype, device)`` of a new tensor from a factory's keyword arguments, validated."""
+    dt = dtype_arg(fn, dtype) or default or D.get_default_dtype()
+    check_requires_grad(dt, requires_grad)
+    return dt, _dev.canonical(device)
+
+
+def make(host: np.ndarray, device: _dev.device, requires_grad=False) -> Tensor:
+    """The tensor on ``device`` holding the values of host array ``host`` (every factory ends here)."""
+    return wrap(backend(device).from_host(host), device, builtins.bool(requires_grad))
+
+
+def as_index(x):
+    """``x`` as a Python int if it is an integer (int, NumPy integer, 0-d integer tensor), else None."""
+    if isinstance(x, (builtins.bool, np.bool_)):
+        return None
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, Tensor) and x.ndim == 0 and x.dtype.kind == "i":
+        return int(x.item())
+    return None
+
+
+def check_shape(shape, message=None) -> tuple:
+    for n in shape:
+        if n < 0:
+            raise RuntimeError(
+                message or f"Trying to create tensor with negative dimension {n}: {list(shape)}"
+            )
+    return tuple(shape)
+
+
+def _shape_items(fn: str, items, message=None) -> tuple:
+    shape = []
+    for i, x in enumerate(items):
+        n = as_index(x)
+        if n is None:
+            raise TypeError(
+                f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                f'"type must be tuple of ints,but got {type_name(x)}"'
+            )
+        shape.append(n)
+    return check_shape(shape, message)
+
+
+def parse_size(fn: str, args: tuple, size=None, message=None) -> tuple:
+    """The shape from a factory's ``*size`` (ints, one tuple/list/Size) or its ``size=`` keyword."""
+    if size is not None:
+        if args:
+            raise TypeError(f"{fn}() got multiple values for argument 'size'")
+        args = (size,)
+    if not args:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return _shape_items(fn, args[0], message)
+    if len(args) == 1 and as_index(args[0]) is None:
+        raise TypeError(
+            f"{fn}(): argument 'size' (position 1) must be tuple of ints, not {type_name(args[0])}"
+        )
+    return _shape_items(fn, args, message)
+
+
+def size_arg(fn: str, size, position: int) -> tuple:
+    """The shape from a ``size`` parameter that must be a sequence (``full``, ``randint``, ``normal``)."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(
+            f"{fn}(): argument 'size' (position {position}) must be tuple of ints, not {type_name(size)}"
+        )
+    return _shape_items(fn, size)
+
+
+def number_arg(fn: str, name: str, position: int, x):
+    """A Scalar argument as a Python int or float (bools count as ints, one-element tensors as their value)."""
+    if isinstance(x, (builtins.bool, np.bool_, int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        return float(x)
+    if isinstance(x, Tensor) and x.numel() == 1:
+        v = x.item()
+        return int(v) if isinstance(v, builtins.bool) else v
+    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, not {type_name(x)}")
+
+
+def fill_scalar(fn: str, x, position: int):
+    """A fill value as a Python number and the dtype PyTorch infers from it (bool, int64 or default float)."""
+    if isinstance(x, builtins.bool):
+        return x, D.bool
+    if isinstance(x, (int, np.integer)):
+        v = int(x)
+        if not -(2**63) <= v < 2**64:
+            raise OverflowError("int too big to convert")
+        return v, D.int64
+    if isinstance(x, (float, np.floating, np.bool_)):
+        return float(x), D.get_default_dtype()
+    if isinstance(x, Tensor) and x.ndim == 0:
+        kind = x.dtype.kind
+        return x.item(), D.bool if kind == "b" else D.int64 if kind == "i" else D.get_default_dtype()
+    if isinstance(x, (complex, np.complexfloating)):
+        raise TypeError(f"{fn}(): yaten has no complex dtypes, got fill_value of type {type_name(x)}")
+    raise TypeError(f"{fn}(): argument 'fill_value' (position {position}) must be Number, not {type_name(x)}")
+
+
+def checked_scalar(value, dtype: D.dtype, names=None):
+    """``value`` converted to ``dtype`` as PyTorch's checked Scalar conversion does, as a NumPy scalar.
+
+    Floats truncate toward zero into integer types and must lie in range (NaN never does); integers
+    wrap into uint8 only from small negatives (-255..-1); floating targets reject finite values
+    beyond their largest number. ``names`` maps dtypes to the type names the error uses.
+    """
+    err = RuntimeError(f"value cannot be converted to type {(names or CPP_NAME)[dtype]} without overflow")
+    if dtype is D.bool:
+        return np.bool_(value)
+    if dtype.kind == "f":
+        if math.isfinite(value) and abs(value) > float(np.finfo(dtype.np).max):
+            raise err
+        # PyTorch rounds a double to half through float; rounding straight to half can differ.
+        return np.float16(np.float32(value)) if dtype is D.float16 else dtype.np.type(value)
+    info = np.iinfo(dtype.np)
+    if isinstance(value, float):
+        if not info.min <= value <= info.max:
+            raise err
+        return dtype.np.type(int(value))
+    v = int(value)
+    if info.min <= v <= info.max:
+        return dtype.np.type(v)
+    if dtype is D.uint8 and -info.max <= v < 0:
+        return dtype.np.type(v % 256)
+    raise err
+
+
+# --- layouts --------------------------------------------------------------------------------------
+def contiguous_strides(shape) -> tuple:
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _non_overlapping_and_dense(shape, strides) -> bool:
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    perm = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, strides[d]))
+    need = 1
+    for d in perm:
+        if shape[d] < 2:
+            return True
+        if strides[d] != need:
+            return False
+        need *= shape[d]
+    return True
+
+
+def like_strides(shape, strides) -> tuple:
+    """The strides of a new tensor laid out like one of ``shape``/``strides`` (PyTorch's preserve_format).
+
+    A dense, non-overlapping layout is kept as it is; otherwise the dims are ordered by stride (zero
+    strides keep their place) and packed densely in that order, as ``infer_dense_strides`` does.
+    """
+    if _non_overlapping_and_dense(shape, strides):
+        return tuple(strides)
+
+    def order(a, b):
+        sa, sb = strides[a], strides[b]
+        if sa == 0 or sb == 0:
+            return 0
+        if sa != sb:
+            return -1 if sa < sb else 1
+        return 1 if shape[a] > shape[b] else 0
+
+    perm = list(reversed(range(len(shape))))
+    for i in range(1, len(perm)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            c = order(perm[k], perm[j])
+            if c > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif c < 0:
+                break
+    out, acc = [0] * len(shape), 1
+    for d in perm:
+        out[d] = acc
+        if shape[d] > 1:
+            acc *= shape[d]
+    return tuple(out)
+
+
+def empty_host(shape, strides, np_dtype) -> np.ndarray:
+    """An uninitialised host array with element ``strides`` (a view over a buffer it spans exactly)."""
+    shape, strides = tuple(shape), tuple(strides)
+    if strides == contiguous_strides(shape):
+        return np.empty(shape, np_dtype)
+    item = np.dtype(np_dtype).itemsize
+    span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 0
+    return as_strided(np.empty(span, np_dtype), shape, tuple(s * item for s in strides))
+
+
+def wants_contiguous(memory_format) -> bool:
+    """Whether ``memory_format`` asks for a contiguous result (else: preserve the input's layout)."""
+    if memory_format is None:
+        return False
+    name = str(memory_format).rpartition(".")[2]
+    if name in ("preserve_format", "contiguous_format"):
+        return name == "contiguous_format"
+    raise RuntimeError(
+        f"unsupported memory_format {memory_format}: yaten supports contiguous_format and preserve_format"
+    )
+
+
+def _copy_like(src: np.ndarray, strides, dtype: D.dtype) -> np.ndarray:
+    out = empty_host(src.shape, like_strides(src.shape, strides), dtype.np)
+    if dtype is D.float16 and src.dtype == np.float64:
+        src = src.astype(np.float32)  # torch converts double to half through float
+    with np.errstate(invalid="ignore", over="ignore"):
+        out[...] = src
+    return out
+
+
+# --- tensor(): Python data to a host array -----------------------------------------------------------
+def ndarray_dtype(arr: np.ndarray) -> D.dtype:
+    """The yaten dtype of a NumPy array PyTorch would accept, with its errors for the others."""
+    dt = arr.dtype
+    known = D.BY_NP.get(dt if dt.isnative else dt.newbyteorder("="))
+    if known is None:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{dt.type.__name__}. The only supported types are: "
+            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        )
+    if not dt.isnative:
+        raise ValueError(
+            "given numpy array has byte order different from the native byte order. "
+            "Conversion between byte orders is currently not supported."
+        )
+    if any(s < 0 for s in arr.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative strides are "
+            "not currently supported. (You can probably work around this by making a copy of your array  with "
+            "array.copy().) "
+        )
+    if any(s % dt.itemsize for s in arr.strides):
+        raise ValueError(
+            "given numpy array strides not a multiple of the element byte size. "
+            "Copy the numpy array to reallocate the memory."
+        )
+    return known
+
+
+def _discover_shape(data) -> tuple:
+    # As PyTorch: the shape is read down the first elements; every other element is checked against it.
+    shape, obj = [], data
+    while True:
+        if isinstance(obj, np.ndarray):
+            shape.extend(obj.shape)
+            return tuple(shape)
+        if isinstance(obj, str) and shape:
+            raise ValueError("too many dimensions 'str'")
+        if not isinstance(obj, collections.abc.Sequence):
+            return tuple(shape)
+        shape.append(len(obj))
+        if len(shape) > 64:
+            raise ValueError(f"too many dimensions '{type(obj).__name__}'")
+        if not len(obj):
+            return tuple(shape)
+        obj = obj[0]
+
+
+_PLAIN = frozenset((int, float, builtins.bool))
+
+
+def _leaf(x, flat: list) -> D.dtype:
+    if isinstance(x, (builtins.bool, np.bool_)):
+        flat.append(builtins.bool(x))
+        return D.bool
+    if isinstance(x, (np.generic, np.ndarray)):  # NumPy scalars and 0-d arrays keep their dtype
+        if isinstance(x, np.ndarray) and x.ndim:
+            raise TypeError("expected a number but got numpy.ndarray: the data is nested unevenly")
+        dt = ndarray_dtype(np.asarray(x))
+        flat.append(x.item())
+        return dt
+    if isinstance(x, int):
+        flat.append(x)
+        return D.int64
+    if isinstance(x, float):
+        flat.append(x)
+        return D.get_default_dtype()
+    if isinstance(x, Tensor):
+        if x.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        flat.append(x.item())
+        return x.dtype
+    if isinstance(x, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(x, complex):
+        raise TypeError("yaten has no complex dtypes: cannot make a tensor from a complex number")
+    if isinstance(x, collections.abc.Sequence):
+        raise TypeError(f"expected a number but got {type_name(x)}: the data is nested unevenly")
+    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+
+
+def _walk(obj, shape: tuple, dim: int, flat: list) -> D.dtype:
+    """Append the numbers under ``obj`` (at depth ``dim``) to ``flat``; return their promoted dtype."""
+    if dim == len(shape):
+        return _leaf(obj, flat)
+    if isinstance(obj, np.ndarray) and obj.ndim:
+        for d, (got, want) in enumerate(zip(obj.shape, shape[dim:])):
+            if got != want:
+                raise ValueError(f"expected sequence of length {want} at dim {dim + d} (got {got})")
+        if obj.ndim != len(shape) - dim:
+            raise TypeError("expected a number but got numpy.ndarray: the data is nested unevenly")
+        dt = ndarray_dtype(obj)
+        flat.extend(obj.ravel().tolist())
+        return dt
+    if isinstance(obj, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(obj, collections.abc.Sequence):
+        raise TypeError("not a sequence")
+    n = len(obj)
+    if n != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {n})")
+    if n == 0:
+        return D.get_default_dtype()  # PyTorch: an empty sequence counts as the default dtype
+    if dim == len(shape) - 1 and isinstance(obj, (list, tuple)):
+        kinds = set(map(type, obj))
+        if kinds <= _PLAIN:  # the common case, without a Python call per number
+            flat.extend(obj)
+            return D.get_default_dtype() if float in kinds else D.int64 if int in kinds else D.bool
+    out = None
+    for item in obj:
+        dt = _walk(item, shape, dim + 1, flat)
+        out = dt if out is None else promote_types(out, dt)
+    return out
+
+
+def _convert(flat: list, inferred: D.dtype, target: D.dtype) -> np.ndarray:
+    """``flat`` Python numbers as a ``target`` array, with PyTorch's per-element overflow checks."""
+    if target.kind == "i" and inferred.kind == "f":  # each number converts by its own type, as in torch
+        names = {target: target.name}
+        return np.array([checked_scalar(v, target, names) for v in flat], target.np)
+    if target.kind == "i":
+        carrier = np.int64
+    else:
+        carrier = np.bool_ if target is D.bool and inferred is D.bool else np.float64
+    try:
+        arr = np.array(flat, carrier)
+    except OverflowError:
+        raise ValueError("Overflow when unpacking long long") from None
+    if target.kind == "i":
+        info = np.iinfo(target.np)
+        low = -info.max if target is D.uint8 else info.min  # small negatives wrap into uint8
+        if target is not D.int64 and ((arr < low) | (arr > info.max)).any():
+            raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
+        return arr.astype(target.np)
+    with np.errstate(over="ignore"):  # out-of-range floats become inf, as in torch
+        if target is D.float16:
+            arr = arr.astype(np.float32)  # torch rounds a double to half through float
+        return arr.astype(target.np)
+
+
+def _host_from_data(data, dtype) -> np.ndarray:
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    shape = _discover_shape(data)
+    flat = []
+    inferred = _walk(data, shape, 0, flat)
+    return _convert(flat, inferred, dtype or inferred).reshape(shape)
+
+
+# --- construction from data -------------------------------------------------------------------------
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
+    """A new tensor holding a copy of ``data`` (numbers, nested sequences, NumPy arrays, tensors).
+
+    The dtype is inferred as PyTorch does: bools give bool, ints int64, any float the default dtype;
+    NumPy arrays and scalars keep their dtype.
+
+    >>> import yaten
+    >>> yaten.tensor([[1, 2], [3, 4]])
+    tensor([[1, 2],
+            [3, 4]])
+    >>> yaten.tensor([1, 2.5]).dtype, yaten.tensor(True).dtype
+    (yaten.float32, yaten.bool)
+    """
+    dt = dtype_arg("tensor", dtype)
+    dev = None if device is None else _dev.canonical(device)
+    if isinstance(data, Tensor):
+        warnings.warn(_COPY_WARNING, UserWarning, stacklevel=2)
+        host = _copy_like(data._host(), data.stride(), dt or data.dtype)
+        dev = dev or data.device
+    elif isinstance(data, np.ndarray):
+        src = ndarray_dtype(data)
+        host = _copy_like(data, [s // data.itemsize for s in data.strides], dt or src)
+    else:
+        host = _host_from_data(data, dt)
+    check_requires_grad(D.BY_NP[host.dtype], requires_grad)
+    return make(host, dev or _dev.CPU, requires_grad)
+
+
+def from_numpy(ndarray) -> Tensor:
+    """A CPU tensor sharing memory with NumPy array ``ndarray`` (writes to one show in the other).
+
+    >>> import numpy as np, yaten
+    >>> a = np.zeros(3, dtype=np.float32)
+    >>> t = yaten.from_numpy(a)
+    >>> a[0] = 5
+    >>> t
+    tensor([5., 0., 0.])
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type_name(ndarray)})")
+    ndarray_dtype(ndarray)
+    if not ndarray.flags.writeable:
+        warnings.warn(_NOT_WRITABLE_WARNING, UserWarning, stacklevel=2)
+    return wrap(ndarray, _dev.CPU)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """``data`` as a tensor, sharing memory with a tensor or NumPy array when no conversion is needed.
+
+    >>> import numpy as np, yaten
+    >>> a = np.array([1, 2, 3])
+    >>> t = yaten.as_tensor(a)
+    >>> a[0] = -1
+    >>> t
+    tensor([-1,  2,  3])
+    """
+    dt = dtype_arg("as_tensor", dtype)
+    dev = None if device is None else _dev.canonical(device)
+    if isinstance(data, Tensor):
+        if (dt is None or dt is data.dtype) and (dev is None or dev == data.device):
+            return data
+        return data.to(device=dev or data.device, dtype=dt or data.dtype)
+    on_cpu = dev is None or dev.type == "cpu"
+    if isinstance(data, np.ndarray) and on_cpu and (dt is None or dt is ndarray_dtype(data)):
+        return from_numpy(data)
+    return tensor(data, dtype=dt, device=dev)
+
+
+def legacy_new(cls, *args, **kwargs) -> Tensor:
+    """``yaten.Tensor(...)``: sizes give an uninitialised tensor, data a copy, in the default float dtype.
+
+    >>> import yaten
+    >>> yaten.Tensor([1, 2])
+    tensor([1., 2.])
+    >>> yaten.Tensor(2, 3).shape
+    yaten.Size([2, 3])
+    """
+    device = kwargs.pop("device", None)
+    if kwargs:
+        raise TypeError(
+            f"new() received an invalid combination of arguments - got unexpected keyword argument(s) "
+            f"{', '.join(kwargs)}; expected (*size, device=None) or (data, device=None)"
+        )
+    dt, dev = D.get_default_dtype(), _dev.canonical(device)
+    data = args[0] if len(args) == 1 else None
+    if not args:
+        out = make(np.empty((0,), dt.np), dev)
+    elif isinstance(data, Tensor):
+        out = view_of(data, data._data, data._offset)  # an alias sharing storage, as torch.Tensor(t)
+    elif isinstance(data, Size):
+        out = empty(data, dtype=dt, device=dev)
+    elif isinstance(data, (str, np.ndarray, collections.abc.Sequence)):
+        out = tensor(data, dtype=dt, device=dev)
+    elif len(args) == 1 and as_index(data) is None:
+        raise TypeError(f"new(): data must be a sequence (got {type_name(data)})")
+    else:
+        out = wrap(backend(dev).empty(parse_size("new", args), dt.np), dev)
+    if cls is not Tensor:
+        out.__class__ = cls
+    return out
+
+
+def tensor_from_host(host: np.ndarray, device: str, requires_grad: bool) -> Tensor:
+    """A tensor on ``device`` holding host array ``host`` (how pickled tensors are rebuilt).
+
+    >>> import numpy as np
+    >>> from yaten._factories import tensor_from_host
+    >>> tensor_from_host(np.ones(2, np.float32), "cpu", True)
+    tensor([1., 1.], requires_grad=True)
+    """
+    return make(host, _dev.canonical(device), requires_grad)
+
+
+# --- filled tensors ---------------------------------------------------------------------------------
+def empty(*args, size=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None) -> Tensor:  # fmt: skip
+    """An uninitialised tensor of the given size.
+
+    >>> import yaten
+    >>> yaten.empty(2, 3).shape
+    yaten.Size([2, 3])
+    """
+    shape = parse_size("empty", args, size)
+    dt, dev = options("empty", dtype, device, requires_grad)
+    wants_contiguous(memory_format)
+    return wrap(backend(dev).empty(shape, dt.np), dev, builtins.bool(requires_grad))
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False) -> Tensor:  # fmt: skip
+    """An uninitialised tensor with the given ``size`` and element ``stride``.
+
+    >>> import yaten
+    >>> yaten.empty_strided((2, 3), (1, 2)).stride()
+    (1, 2)
+    """
+    shape = size_arg("empty_strided", size, 1)
+    strides = size_arg("empty_strided", stride, 2)
+    if len(strides) != len(shape):
+        raise RuntimeError(
+            f"mismatch in length of strides and shape: {len(shape)} sizes but {len(strides)} strides"
+        )
+    dt, dev = options("empty_strided", dtype, device, requires_grad)
+    return make(empty_host(shape, strides, dt.np), dev, requires_grad)
+
+
+def zeros(*args, size=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False) -> Tensor:  # fmt: skip
+    """A tensor of zeros.
+
+    >>> import yaten
+    >>> yaten.zeros(2, 3)
+    tensor([[0., 0., 0.],
+            [0., 0., 0.]])
+    """
+    shape = parse_size("zeros", args, size, message="zeros: Dimension size must be non-negative.")
+    dt, dev = options("zeros", dtype, device, requires_grad)
+    return make(np.zeros(shape, dt.np), dev, requires_grad)
+
+
+def ones(*args, size=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False) -> Tensor:  # fmt: skip
+    """A tensor of ones.
+
+    >>> import yaten
+    >>> yaten.ones((2,), dtype=yaten.int64)
+    tensor([1, 1])
+    """
+    shape = parse_size("ones", args, size)
+    dt, dev = options("ones", dtype, device, requires_grad)
+    return make(np.ones(shape, dt.np), dev, requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False) -> Tensor:  # fmt: skip
+    """A tensor filled with ``fill_value``; its dtype is inferred from the value unless given.
+
+    >>> import yaten
+    >>> yaten.full((2, 2), 7)
+    tensor([[7, 7],
+            [7, 7]])
+    """
+    shape = size_arg("full", size, 1)
+    value, inferred = fill_scalar("full", fill_value, 2)
+    dt, dev = options("full", dtype, device, requires_grad, default=inferred)
+    return make(np.full(shape, checked_scalar(value, dt), dt.np), dev, requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
+    """A 2-D tensor with ones on the diagonal (``n`` rows, ``m`` columns, ``m`` defaults to ``n``).
+
+    >>> import yaten
+    >>> yaten.eye(2, 3)
+    tensor([[1., 0., 0.],
+            [0., 1., 0.]])
+    """
+    rows = as_index(n)
+    if rows is None:
+        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type_name(n)}")
+    cols = rows if m is None else as_index(m)
+    if cols is None:
+        raise TypeError(f"eye(): argument 'm' (position 2) must be int, not {type_name(m)}")
+    if rows < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {rows}")
+    if cols < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {cols}")
+    dt, dev = options("eye", dtype, device, requires_grad)
+    return make(np.eye(rows, cols, dtype=dt.np), dev, requires_grad)
+
+
+# --- ranges -----------------------------------------------------------------------------------------
+def _split(a):
+    c = 134217729.0 * a  # 2**27 + 1: Veltkamp's split into two 26-bit halves
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _fma(a, b, c):
+    """``a * b + c`` in float64 with a single rounding, as the fused multiply-add torch's kernels compile to.
+
+    Dekker's exact product and Knuth's two-sum give the exact result as ``s + (e1 + e2)``; rounding
+    that sum is the correctly rounded fma except when ``e1 + e2`` itself rounds across a tie, which
+    takes inputs far more contrived than a range's start and step. Runs in cache-sized chunks: the
+    dozen temporaries would otherwise cost more than the arithmetic.
+    """
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64).reshape(-1) for v in (a, b, c)))
+    out = np.empty(a.shape)
+    with np.errstate(all="ignore"):
+        for i in range(0, a.size, 1 << 14):
+            x, y, z = a[i : i + (1 << 14)], b[i : i + (1 << 14)], c[i : i + (1 << 14)]
+            p = x * y
+            x_hi, x_lo = _split(x)
+            y_hi, y_lo = _split(y)
+            p_err = ((x_hi * y_hi - p) + x_hi * y_lo + x_lo * y_hi) + x_lo * y_lo
+            s = p + z
+            t = s - p
+            out[i : i + (1 << 14)] = s + (p_err + ((p - (s - t)) + (z - t)))
+    return out
+
+
+def _fma32(a, b, c):
+    # A product of two floats is exact in double; the sum rounds to double, then to float.
+    with np.errstate(all="ignore"):
+        return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(
+            np.float32
+        )
+
+
+def _arange_floats(start: float, step: float, n: int, dtype: D.dtype) -> np.ndarray:
+    """torch's CPU arange for a floating dtype, bit for bit.
+
+    The kernel runs AVX2 vectors (x86 machines with AVX-512 dispatch it to the AVX2 build too), two
+    per iteration, then a scalar tail. A vector's base ``start + step * i`` is computed in the
+    accumulate type and rounded to the dtype; its lanes are ``base + k * step`` (k < lanes). The
+    tail computes ``start + step * i`` per element. Every ``x + y * z`` compiles to a fused multiply-add.
+    """
+    lanes = 32 // dtype.itemsize
+    acc, fma = (np.float32, _fma32) if dtype is D.float16 else (np.float64, _fma)
+    x0, dx = acc(start), acc(step)
+    nvec = n - n % (2 * lanes)
+    out = np.empty(n, dtype.np)
+    base = fma(dx, np.arange(0, nvec, lanes).astype(acc), x0).astype(dtype.np).astype(acc)
+    lane = np.tile(np.arange(lanes, dtype=acc), nvec // lanes)
+    out[:nvec] = fma(lane, dx, np.repeat(base, lanes)).astype(dtype.np)
+    out[nvec:] = fma(dx, np.arange(nvec, n).astype(acc), x0).astype(dtype.np)
+    return out
+
+
+def _wrap64(x: int) -> int:
+    return (x + 2**63) % 2**64 - 2**63
+
+
+def _arange_size(start, end, step, dtype: D.dtype):
+    """The length of ``arange`` and the integer start and step integral dtypes compute with."""
+    ds, de, dst = float(start), float(end), float(step)
+    if not (dst > 0 or dst < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(ds) and math.isfinite(de)):
+        raise RuntimeError(f"unsupported range: {ds:g} -> {de:g}")
+    if not ((dst > 0 and de >= ds) or (dst < 0 and de <= ds)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    xs = xst = None
+    if dtype.kind == "i":  # the accumulate type of every integral dtype is int64: scalars truncate
+        xs, xe, xst = (int(checked_scalar(v, D.int64)) for v in (start, end, step))
+    if dtype is D.int64:
+        if xst == 0:
+            raise ValueError("step must be nonzero")
+        num = _wrap64(_wrap64(_wrap64(xe - xs) + xst) - (1 if xst > 0 else -1))
+        q = abs(num) // abs(xst)
+        size = float(q if (num >= 0) == (xst > 0) else -q)
+    else:
+        size = math.ceil((de - ds) / dst)
+    if not 0 <= size <= 2.0**63:
+        raise RuntimeError("invalid size, possible overflow?")
+    return int(size), xs, xst
+
+
+def arange(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False) -> Tensor:  # fmt: skip
+    """Values from ``start`` up to (not including) ``end`` in steps of ``step``.
+
+    The dtype is int64 when all arguments are integers, else the default float dtype.
+
+    >>> import yaten
+    >>> yaten.arange(5)
+    tensor([0, 1, 2, 3, 4])
+    >>> yaten.arange(1, 2, 0.25)
+    tensor([1.0000, 1.2500, 1.5000, 1.7500])
+    """
+    if end is None:
+        start, end = 0, start
+        names = (("start", 0), ("end", 1), ("step", 3))
+    else:
+        names = (("start", 1), ("end", 2), ("step", 3))
+    s, e, st = (number_arg("arange", nm, pos, v) for (nm, pos), v in zip(names, (start, end, step)))
+    inferred = D.get_default_dtype() if any(isinstance(v, float) for v in (s, e, st)) else D.int64
+    dt, dev = options("arange", dtype, device, requires_grad, default=inferred)
+    if dt is D.bool:
+        raise not_implemented("arange_cpu", dt)
+    n, xs, xst = _arange_size(s, e, st, dt)
+    if dt.kind == "i":
+        host = (np.int64(xs) + np.int64(xst) * np.arange(n, dtype=np.int64)).astype(dt.np)
+    else:
+        host = _arange_floats(s, st, n, dt)
+    return make(host, dev, requires_grad)
+
+
+def _endpoint(name: str, position: int, x):
+    if isinstance(x, Tensor) and x.ndim != 0:
+        raise RuntimeError(
+            f"linspace only supports 0-dimensional start and end tensors, but got {name} with {x.ndim} dimension(s)."
+        )
+    return number_arg("linspace", name, position, x)
+
+
+def _linspace_values(start, end, n: int, dtype: D.dtype) -> np.ndarray:
+    """torch's CPU linspace, bit for bit: the first half counts up from ``start``, the rest down from ``end``.
+
+    Floating dtypes compute in their own type (``step = (end - start) / (n - 1)``, one fused
+    multiply-add per element; half without fusing); integral dtypes step in double and truncate.
+    """
+    s = checked_scalar(start, dtype)
+    if n == 1:
+        return np.full(1, s, dtype.np)  # torch fills with start and never converts end
+    e = checked_scalar(end, dtype)
+    half = n // 2
+    up = np.arange(half)
+    down = n - 1 - np.arange(half, n)
+    with np.errstate(all="ignore"):
+        if dtype is D.float16:
+            step = (e - s) / np.float16(n - 1)
+            return np.concatenate([s + step * up.astype(np.float16), e - step * down.astype(np.float16)])
+        if dtype is D.float32:
+            step = (e - s) / np.float32(n - 1)
+            return np.concatenate(
+                [_fma32(step, up.astype(np.float32), s), _fma32(-step, down.astype(np.float32), e)]
+            )
+        step = (float(e) - float(s)) / (n - 1)
+        vals = np.concatenate([_fma(step, up, float(s)), _fma(-step, down, float(e))])
+        if dtype is D.float64:
+            return vals
+        return np.trunc(vals).astype(np.int64).astype(dtype.np)
+
+
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False) -> Tensor:  # fmt: skip
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included.
+
+    >>> import yaten
+    >>> yaten.linspace(0, 1, 5)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
+    s, e = _endpoint("start", 1, start), _endpoint("end", 2, end)
+    n = as_index(steps)
+    if n is None:
+        raise TypeError(f"linspace(): argument 'steps' (position 3) must be int, not {type_name(steps)}")
+    dt, dev = options("linspace", dtype, device, requires_grad)
+    if n < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if dt is D.bool:
+        raise not_implemented("linspace_cpu", dt)
+    host = _linspace_values(s, e, n, dt) if n else np.empty(0, dt.np)
+    return make(host, dev, requires_grad)
+
+
+# --- *_like -----------------------------------------------------------------------------------------
+def like(fn: str, input, dtype, device, requires_grad, memory_format):
+    """The dtype, device and host layout of a new tensor shaped like ``input`` (shared with _random)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
+    dt = dtype_arg(fn, dtype) or input.dtype
+    dev = input.device if device is None else _dev.canonical(device)
+    check_requires_grad(dt, requires_grad)
+    shape = tuple(input.shape)
+    strides = (
+        contiguous_strides(shape) if wants_contiguous(memory_format) else like_strides(shape, input.stride())
+    )
+    return dt, dev, empty_host(shape, strides, dt.np)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:  # fmt: skip
+    """An uninitialised tensor with the shape (and, by default, dtype, device and layout) of ``input``.
+
+    >>> import yaten
+    >>> yaten.empty_like(yaten.ones(2, 3), dtype=yaten.int32).dtype
+    yaten.int32
+    """
+    _, dev, host = like("empty_like", input, dtype, device, requires_grad, memory_format)
+    return make(host, dev, requires_grad)
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:  # fmt: skip
+    """Zeros shaped like ``input``.
+
+    >>> import yaten
+    >>> yaten.zeros_like(yaten.tensor([[1, 2]]))
+    tensor([[0, 0]])
+    """
+    _, dev, host = like("zeros_like", input, dtype, device, requires_grad, memory_format)
+    host[...] = 0
+    return make(host, dev, requires_grad)
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:  # fmt: skip
+    """Ones shaped like ``input``.
+
+    >>> import yaten
+    >>> yaten.ones_like(yaten.zeros(2))
+    tensor([1., 1.])
+    """
+    _, dev, host = like("ones_like", input, dtype, device, requires_grad, memory_format)
+    host[...] = 1
+    return make(host, dev, requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:  # fmt: skip
+    """``fill_value`` everywhere, shaped like ``input`` and of its dtype unless ``dtype`` is given.
+
+    >>> import yaten
+    >>> yaten.full_like(yaten.zeros(2, dtype=yaten.int64), 3.7)
+    tensor([3, 3])
+    """
+    value, _ = fill_scalar("full_like", fill_value, 2)
+    dt, dev, host = like("full_like", input, dtype, device, requires_grad, memory_format)
+    host[...] = checked_scalar(value, dt)
+    return make(host, dev, requires_grad)

@@ -1,0 +1,566 @@
+"""Random numbers: ``Generator``, the default generators, and the sampling factories.
+
+Each yaten ``Generator`` drives a NumPy ``PCG64`` engine. The streams are not PyTorch's: a seed
+gives the same numbers in yaten on every run and platform, not the numbers torch gives. As in
+PyTorch, an unseeded program starts from a fixed seed, so it too draws the same numbers every run.
+Samples are drawn on the host and reach the device the way every factory's values do.
+"""
+
+import os
+import warnings
+from typing import ClassVar
+
+import numpy as np
+
+from . import _device as _dev
+from . import _dtype as D
+from . import _factories as F
+from ._backend import backend
+from ._promotion import broadcast_shapes
+from ._tensor import Tensor, wrap
+from .autograd import grad_mode
+from .autograd.record import check_inplace
+
+__all__ = [
+    "Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "normal", "rand",
+    "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm", "seed", "set_rng_state",
+]  # fmt: skip
+
+DEFAULT_SEED = 67280421310721  # PyTorch's seed for a generator nobody seeded
+
+# The C++ type names PyTorch's range checks print.
+_TYPE_NAME = {
+    D.bool: "bool", D.uint8: "unsigned char", D.int8: "signed char", D.int16: "short", D.int32: "int",
+    D.int64: "long", D.float16: "c10::Half", D.float32: "float", D.float64: "double",
+}  # fmt: skip
+
+# A state tensor's bytes: the seed, PCG64's 128-bit state and increment, its buffered 32-bit half-draw.
+_STATE_FIELDS = (("seed", 8), ("state", 16), ("inc", 16), ("has_uint32", 8), ("uinteger", 8))
+_STATE_BYTES = sum(n for _, n in _STATE_FIELDS)
+
+
+class Generator:
+    """A seedable source of random numbers with a saveable state, as ``torch.Generator``.
+
+    >>> import yaten
+    >>> g = yaten.Generator().manual_seed(42)
+    >>> a = yaten.rand(3, generator=g)
+    >>> b = yaten.rand(3, generator=g.manual_seed(42))
+    >>> a.tolist() == b.tolist()
+    True
+    """
+
+    __slots__ = ("_np", "_seed", "device")
+
+    def __init__(self, device="cpu"):
+        self.device = _dev.canonical(device)
+        self.manual_seed(DEFAULT_SEED)
+
+    def manual_seed(self, seed) -> "Generator":
+        """Restart the stream from ``seed`` (an int; negative seeds wrap to 64 bits); returns self."""
+        if not isinstance(seed, (int, np.integer)):
+            raise RuntimeError(f"manual_seed expected a long, but got {F.type_name(seed)}")
+        seed = int(seed)
+        if not -(2**63) <= seed < 2**64:
+            raise ValueError("Overflow when unpacking long long")
+        self._seed = seed % 2**64
+        self._np = np.random.Generator(np.random.PCG64(self._seed))
+        return self
+
+    def seed(self) -> int:
+        """Reseed from the operating system's entropy; returns the new seed."""
+        s = int.from_bytes(os.urandom(8), "little")
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        """The seed the stream was last started from."""
+        return self._seed
+
+    def get_state(self) -> Tensor:
+        """The generator's state as a uint8 tensor, for ``set_state``."""
+        st = self._np.bit_generator.state
+        values = {
+            "seed": self._seed,
+            "has_uint32": st["has_uint32"],
+            "uinteger": st["uinteger"],
+            **st["state"],
+        }
+        raw = b"".join(values[name].to_bytes(n, "little") for name, n in _STATE_FIELDS)
+        return wrap(np.frombuffer(raw, np.uint8).copy(), _dev.CPU)
+
+    def set_state(self, new_state) -> "Generator":
+        """Restore a state from ``get_state``: the stream continues from where it was saved."""
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a yaten.ByteTensor, but got {F.type_name(new_state)}")
+        if new_state.dtype is not D.uint8:
+            raise TypeError("RNG state must be a yaten.ByteTensor")
+        raw = np.ascontiguousarray(new_state._host()).tobytes()
+        if len(raw) != _STATE_BYTES:
+            raise RuntimeError(
+                f"Expected a yaten generator state of size {_STATE_BYTES} but found the input RNG state size "
+                f"to be {len(raw)}"
+            )
+        values, at = {}, 0
+        for name, n in _STATE_FIELDS:
+            values[name] = int.from_bytes(raw[at : at + n], "little")
+            at += n
+        engine = np.random.PCG64()
+        engine.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": values["state"], "inc": values["inc"]},
+            "has_uint32": values["has_uint32"],
+            "uinteger": values["uinteger"],
+        }
+        self._seed = values["seed"]
+        self._np = np.random.Generator(engine)
+        return self
+
+
+default_generator = Generator()
+
+
+class _Defaults:
+    # One default generator per device type; the cuda one is made on first use, from the last seed set.
+    by_type: ClassVar[dict] = {"cpu": default_generator}
+    seed = DEFAULT_SEED
+
+
+def default_generator_for(device: _dev.device) -> Generator:
+    """The generator a random op on ``device`` uses when it is given none."""
+    g = _Defaults.by_type.get(device.type)
+    if g is None:
+        g = _Defaults.by_type[device.type] = Generator(device).manual_seed(_Defaults.seed)
+    return g
+
+
+def _engine(fn: str, generator, device: _dev.device) -> np.random.Generator:
+    if generator is None:
+        return default_generator_for(device)._np
+    if not isinstance(generator, Generator):
+        raise TypeError(f"{fn}(): argument 'generator' must be yaten.Generator, not {F.type_name(generator)}")
+    if generator.device.type != device.type:
+        raise RuntimeError(
+            f"Expected a '{device.type}' device type for generator but found '{generator.device.type}'"
+        )
+    return generator._np
+
+
+# --- the global seed --------------------------------------------------------------------------------
+def manual_seed(seed) -> Generator:
+    """Seed the default generators of every device; returns the CPU one.
+
+    >>> import yaten
+    >>> a = yaten.manual_seed(0) and yaten.rand(2)
+    >>> b = yaten.manual_seed(0) and yaten.rand(2)
+    >>> a.tolist() == b.tolist()
+    True
+    """
+    seed = int(seed)
+    for g in _Defaults.by_type.values():
+        g.manual_seed(seed)
+    _Defaults.seed = default_generator.initial_seed()
+    return default_generator
+
+
+def seed() -> int:
+    """Seed the default generators of every device from the OS's entropy; returns the seed.
+
+    >>> import yaten
+    >>> s = yaten.seed()
+    >>> yaten.initial_seed() == s
+    True
+    """
+    return manual_seed(int.from_bytes(os.urandom(8), "little")).initial_seed()
+
+
+def initial_seed() -> int:
+    """The seed the default CPU generator was last started from.
+
+    >>> import yaten
+    >>> yaten.manual_seed(7).initial_seed(), yaten.initial_seed()
+    (7, 7)
+    """
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    """The default CPU generator's state, as a uint8 tensor.
+
+    >>> import yaten
+    >>> state = yaten.get_rng_state()
+    >>> a = yaten.rand(2)
+    >>> yaten.set_rng_state(state)
+    >>> yaten.rand(2).tolist() == a.tolist()
+    True
+    """
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state) -> None:
+    """Restore the default CPU generator's state from ``get_rng_state``.
+
+    >>> import yaten
+    >>> yaten.set_rng_state(yaten.get_rng_state())
+    """
+    default_generator.set_state(new_state)
+
+
+# --- samples on the host ----------------------------------------------------------------------------
+def _uniform01(engine: np.random.Generator, shape, dtype: D.dtype) -> np.ndarray:
+    """Samples in [0, 1) of ``dtype``, drawn at its own precision so none rounds up to 1."""
+    if dtype is D.float64:
+        return engine.random(shape)
+    if dtype is D.float32:
+        return engine.random(shape, dtype=np.float32)
+    return (engine.integers(0, 2**11, shape) * 2.0**-11).astype(np.float16)  # 11 bits: exact in half
+
+
+def _normal01(engine: np.random.Generator, shape, dtype: D.dtype) -> np.ndarray:
+    if dtype is D.float64:
+        return engine.standard_normal(shape)
+    return engine.standard_normal(shape, dtype=np.float32).astype(dtype.np, copy=False)
+
+
+def _check_floating(fn: str, dtype, kernel: str) -> None:
+    # Checked before requires_grad: in torch the sampling kernel refuses the dtype first.
+    dt = F.dtype_arg(fn, dtype) or D.get_default_dtype()
+    if not dt.is_floating_point:
+        raise F.not_implemented(kernel, dt)
+
+
+def _check_from_to(low: int, high: int, dtype: D.dtype) -> None:
+    """PyTorch's checks of an integer range [low, high) against what ``dtype`` can hold."""
+    if not low < high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    name = _TYPE_NAME[dtype]
+    if dtype.kind == "f":
+        top = float(np.finfo(dtype.np).max)
+        bottom = -top
+    elif dtype is D.bool:
+        bottom, top = 0, 1
+    else:
+        bottom, top = int(np.iinfo(dtype.np).min), int(np.iinfo(dtype.np).max)
+    ends = ((low, "from"), (high - 1, "to - 1"))
+    for v, what in ends:
+        if not bottom <= v <= top:
+            raise RuntimeError(f"{what} is out of bounds for {name}")
+    if dtype.kind == "f":
+        digits = np.finfo(dtype.np).nmant + 1
+        for v, what in ends:
+            if abs(v) > 2**digits:
+                warnings.warn(
+                    f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations {name} can "
+                    "support discrete uniform distribution only within this range. This warning will become an "
+                    "error in version 1.7 release, please fix the code in advance",
+                    UserWarning,
+                    stacklevel=3,
+                )
+
+
+def _int64_arg(fn: str, name: str, x) -> int:
+    v = F.as_index(x)
+    if v is None:
+        raise TypeError(f"{fn}(): argument '{name}' must be int, not {F.type_name(x)}")
+    if not -(2**63) <= v < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    return v
+
+
+def _randint_args(args: tuple, low, high, size):
+    # torch's overloads are randint(high, size) and randint(low, high, size), any of them by keyword.
+    if len(args) > 3:
+        raise TypeError(f"randint() takes at most 3 positional arguments ({len(args)} given)")
+    if len(args) == 3:
+        names = ("low", "high", "size")
+    elif len(args) == 2:
+        names = ("low", "high") if size is not None else ("high", "size")
+    else:
+        names = ("low",) if high is not None else ("high",)
+    given = {"low": low, "high": high, "size": size}
+    for name, value in zip(names, args):
+        if given[name] is not None:
+            raise TypeError(f"randint() got multiple values for argument '{name}'")
+        given[name] = value
+    if given["high"] is None or given["size"] is None:
+        raise TypeError("randint() missing required arguments: expected (high, size) or (low, high, size)")
+    size_position = 3 if len(args) == 3 or names == ("low", "high") else 2
+    lo = 0 if given["low"] is None else _int64_arg("randint", "low", given["low"])
+    return lo, _int64_arg("randint", "high", given["high"]), given["size"], size_position
+
+
+# --- sampling factories -----------------------------------------------------------------------------
+def rand(*args, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False) -> Tensor:  # fmt: skip
+    """Samples from the uniform distribution on [0, 1).
+
+    >>> import yaten
+    >>> x = yaten.rand(2, 3, generator=yaten.Generator().manual_seed(0))
+    >>> x.shape, all(0 <= v < 1 for row in x.tolist() for v in row)
+    (yaten.Size([2, 3]), True)
+    """
+    shape = F.parse_size("rand", args, size)
+    _check_floating("rand", dtype, "check_uniform_bounds")
+    dt, dev = F.options("rand", dtype, device, requires_grad)
+    return F.make(_uniform01(_engine("rand", generator, dev), shape, dt), dev, requires_grad)
+
+
+def randn(*args, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False) -> Tensor:  # fmt: skip
+    """Samples from the standard normal distribution.
+
+    >>> import yaten
+    >>> yaten.randn(4, dtype=yaten.float64).dtype
+    yaten.float64
+    """
+    shape = F.parse_size("randn", args, size)
+    _check_floating("randn", dtype, "normal_kernel_cpu")
+    dt, dev = F.options("randn", dtype, device, requires_grad)
+    return F.make(_normal01(_engine("randn", generator, dev), shape, dt), dev, requires_grad)
+
+
+def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, layout=None, device=None,
+            requires_grad=False, pin_memory=False) -> Tensor:  # fmt: skip
+    """Integers drawn uniformly from [low, high): ``randint(high, size)`` or ``randint(low, high, size)``.
+
+    >>> import yaten
+    >>> x = yaten.randint(3, 10, (5,))
+    >>> x.dtype, all(3 <= v < 10 for v in x.tolist())
+    (yaten.int64, True)
+    """
+    lo, hi, size, position = _randint_args(args, low, high, size)
+    shape = F.size_arg("randint", size, position)
+    dt, dev = F.options("randint", dtype, device, requires_grad, default=D.int64)
+    _check_from_to(lo, hi, dt)
+    values = _engine("randint", generator, dev).integers(lo, hi, shape, dtype=np.int64)
+    return F.make(values.astype(dt.np), dev, requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False) -> Tensor:  # fmt: skip
+    """A random permutation of ``0 .. n-1``.
+
+    >>> import yaten
+    >>> sorted(yaten.randperm(5).tolist())
+    [0, 1, 2, 3, 4]
+    """
+    m = F.as_index(n)
+    if m is None:
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not {F.type_name(n)}")
+    dt, dev = F.options("randperm", dtype, device, requires_grad, default=D.int64)
+    F.check_shape([m])
+    if dt is D.bool:
+        raise F.not_implemented("randperm", dt)
+    if m > 0:
+        F.checked_scalar(m - 1, dt)
+    limit = {
+        D.float16: (11, "2049", "Half"),
+        D.float32: (24, "2^24+1", "Float"),
+        D.float64: (53, "2^53+1", "Double"),
+    }
+    if dt in limit and m > 2 ** limit[dt][0] + 1:
+        raise RuntimeError(f"n cannot be greater than {limit[dt][1]} for {limit[dt][2]} type.")
+    return F.make(_engine("randperm", generator, dev).permutation(m).astype(dt.np), dev, requires_grad)
+
+
+_NORMAL_OVERLOADS = (
+    "expected one of: (Tensor mean, Tensor std), (Tensor mean, float std = 1), (float mean, Tensor std), "
+    "(float mean, float std, tuple of ints size, *, dtype, device, requires_grad)"
+)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None, device=None,
+           requires_grad=False, pin_memory=False) -> Tensor:  # fmt: skip
+    """Samples from normal distributions with the given ``mean`` and ``std`` (numbers or tensors).
+
+    With tensors, the result has their broadcast shape and the dtype of ``mean`` (else ``std``);
+    with two numbers, ``size`` gives the shape. The result records no gradient.
+
+    >>> import yaten
+    >>> yaten.normal(2.0, 0.5, (2, 3)).shape
+    yaten.Size([2, 3])
+    >>> yaten.normal(yaten.zeros(3), yaten.ones(2, 1)).shape
+    yaten.Size([2, 3])
+    """
+    mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not (mean_t or std_t):
+        if size is None:
+            raise TypeError(
+                f"normal() received an invalid combination of arguments: missing 'size'; {_NORMAL_OVERLOADS}"
+            )
+        m = float(F.number_arg("normal", "mean", 1, mean))
+        s = float(F.number_arg("normal", "std", 2, std))
+        shape = F.size_arg("normal", size, 3)
+        _check_floating("normal", dtype, "normal_kernel_cpu")
+        dt, dev = F.options("normal", dtype, device, requires_grad)
+        if s < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
+        with np.errstate(over="ignore"):
+            host = np.asarray(m + s * _engine("normal", generator, dev).standard_normal(shape)).astype(dt.np)
+        return F.make(host, dev, requires_grad)
+    if size is not None or dtype is not None or device is not None or requires_grad:
+        raise TypeError(
+            f"normal() received an invalid combination of arguments: size, dtype, device and requires_grad "
+            f"go only with a float mean and std; {_NORMAL_OVERLOADS}"
+        )
+    like = mean if mean_t else std
+    dt, dev = like.dtype, like.device
+    if not dt.is_floating_point:
+        raise F.not_implemented("normal_kernel_cpu", dt)
+    m = mean._host().astype(np.float64) if mean_t else float(F.number_arg("normal", "mean", 1, mean))
+    if std_t:
+        s = std._host().astype(np.float64)
+        if not (s >= 0).all():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        s = float(F.number_arg("normal", "std", 2, std))
+        if s < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
+    shape = broadcast_shapes(tuple(mean.shape) if mean_t else (), tuple(std.shape) if std_t else ())
+    with np.errstate(over="ignore"):
+        host = np.asarray(m + s * _engine("normal", generator, dev).standard_normal(shape)).astype(dt.np)
+    return F.make(host, dev)
+
+
+def bernoulli(input, p=None, *, generator=None) -> Tensor:
+    """0/1 samples: 1 with probability ``input`` element-wise, or with probability ``p`` if given.
+
+    The result has ``input``'s shape and dtype and records no gradient.
+
+    >>> import yaten
+    >>> yaten.bernoulli(yaten.tensor([0.0, 1.0]))
+    tensor([0., 1.])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"bernoulli(): argument 'input' (position 1) must be Tensor, not {F.type_name(input)}"
+        )
+    if p is None:
+        if not input.dtype.is_floating_point:
+            raise F.not_implemented("bernoulli_tensor_cpu_p_", input.dtype)
+        prob = input._host()
+        if not ((prob >= 0) & (prob <= 1)).all():
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    else:
+        if isinstance(p, Tensor):
+            raise TypeError("bernoulli(): argument 'p' (position 2) must be float, not Tensor")
+        prob = float(F.number_arg("bernoulli", "p", 2, p))
+        if not 0 <= prob <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={prob:g}")
+    _, dev, host = F.like("bernoulli", input, None, None, False, None)
+    host[...] = _engine("bernoulli", generator, dev).random(tuple(input.shape)) < prob
+    return F.make(host, dev)
+
+
+# --- *_like -----------------------------------------------------------------------------------------
+def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:  # fmt: skip
+    """``rand`` with the shape (and, by default, dtype, device and layout) of ``input``.
+
+    >>> import yaten
+    >>> yaten.rand_like(yaten.zeros(2, 2, dtype=yaten.float64)).dtype
+    yaten.float64
+    """
+    dt, dev, host = F.like("rand_like", input, dtype, device, requires_grad, memory_format)
+    if not dt.is_floating_point:
+        raise F.not_implemented("check_uniform_bounds", dt)
+    host[...] = _uniform01(_engine("rand_like", generator, dev), host.shape, dt)
+    return F.make(host, dev, requires_grad)
+
+
+def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:  # fmt: skip
+    """``randn`` with the shape (and, by default, dtype, device and layout) of ``input``.
+
+    >>> import yaten
+    >>> yaten.randn_like(yaten.zeros(3)).shape
+    yaten.Size([3])
+    """
+    dt, dev, host = F.like("randn_like", input, dtype, device, requires_grad, memory_format)
+    if not dt.is_floating_point:
+        raise F.not_implemented("normal_kernel_cpu", dt)
+    host[...] = _normal01(_engine("randn_like", generator, dev), host.shape, dt)
+    return F.make(host, dev, requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None,
+                 requires_grad=False, memory_format=None) -> Tensor:  # fmt: skip
+    """``randint`` with the shape (and, by default, dtype, device and layout) of ``input``:
+    ``randint_like(input, high)`` or ``randint_like(input, low, high)``.
+
+    >>> import yaten
+    >>> yaten.randint_like(yaten.zeros(4), 10).dtype
+    yaten.float32
+    """
+    if high is None:
+        low, high = 0, low
+    lo, hi = _int64_arg("randint_like", "low", low), _int64_arg("randint_like", "high", high)
+    dt, dev, host = F.like("randint_like", input, dtype, device, requires_grad, memory_format)
+    _check_from_to(lo, hi, dt)
+    host[...] = _engine("randint_like", generator, dev).integers(lo, hi, host.shape, dtype=np.int64)
+    return F.make(host, dev, requires_grad)
+
+
+# --- in-place fills, for Tensor.uniform_/normal_ and nn.init --------------------------------------
+def _write(tensor: Tensor, values: np.ndarray) -> Tensor:
+    if grad_mode.is_grad_enabled():
+        check_inplace(tensor)
+    with np.errstate(over="ignore"):
+        values = values.astype(tensor.dtype.np)
+    if tensor.device.type == "cpu":
+        tensor._data[...] = values
+    else:
+        from .kernels.cuda.copy import copy_into
+
+        copy_into(tensor._data, backend(tensor.device).from_host(values))
+    tensor._vc[0] += 1
+    return tensor
+
+
+def fill_uniform_(tensor: Tensor, low=0.0, high=1.0, generator=None) -> Tensor:
+    """Fill ``tensor`` in place with samples from U[low, high), as ``Tensor.uniform_``; returns it.
+
+    >>> import yaten
+    >>> from yaten._random import fill_uniform_
+    >>> x = fill_uniform_(yaten.empty(1000), -2.0, 3.0)
+    >>> all(-2 <= v < 3 for v in x.tolist())
+    True
+    """
+    dt = tensor.dtype
+    if not dt.is_floating_point:
+        raise F.not_implemented("check_uniform_bounds", dt)
+    lo, hi = float(low), float(high)
+    top, name = float(np.finfo(dt.np).max), _TYPE_NAME[dt]
+    if not -top <= lo <= top:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if not -top <= hi <= top:
+        raise RuntimeError(f"to is out of bounds for {name}")
+    if lo > hi:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={lo:g} > to={hi:g}"
+        )
+    if hi - lo > top:
+        raise RuntimeError(
+            f"uniform_ expects to-from <= std::numeric_limits<{name}>::max(), but found to={hi:g} and from={lo:g} "
+            "which result in to-from to exceed the limit"
+        )
+    u = _uniform01(_engine("uniform_", generator, tensor.device), tuple(tensor.shape), dt).astype(np.float64)
+    return _write(tensor, lo + (hi - lo) * u)
+
+
+def fill_normal_(tensor: Tensor, mean=0.0, std=1.0, generator=None) -> Tensor:
+    """Fill ``tensor`` in place with samples from N(mean, std²), as ``Tensor.normal_``; returns it.
+
+    >>> import yaten
+    >>> from yaten._random import fill_normal_
+    >>> fill_normal_(yaten.empty(2, 3), 0.0, 0.02).shape
+    yaten.Size([2, 3])
+    """
+    dt = tensor.dtype
+    if not dt.is_floating_point:
+        raise F.not_implemented("normal_kernel_cpu", dt)
+    m, s = float(mean), float(std)
+    if s < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
+    z = _engine("normal_", generator, tensor.device).standard_normal(tuple(tensor.shape))
+    return _write(tensor, np.asarray(m + s * z))

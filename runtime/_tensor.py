@@ -1,0 +1,386 @@
+"""Tensor: a strided view (shape, strides, offset) over an UntypedStorage, with autograd metadata.
+
+A tensor keeps its elements as one backend array ``_data`` (a NumPy view on cpu, a numba.cuda
+device array on cuda) whose shape and strides are the tensor's. Views share their root's storage
+and version counter; ``_base`` is that root. Ops and methods are attached by the generated layer.
+"""
+
+import numpy as np
+
+from . import _device as _dev
+from . import _dtype as D
+from ._backend import backend
+from ._dims import wrap_dim
+from ._storage import UntypedStorage
+
+
+class Size(tuple):
+    """A tensor's shape, as ``torch.Size``.
+
+    >>> import yaten
+    >>> yaten.zeros(2, 3).shape
+    yaten.Size([2, 3])
+    """
+
+    __slots__ = ()
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, i):
+        r = tuple.__getitem__(self, i)
+        return Size(r) if isinstance(i, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __repr__(self) -> str:
+        return f"yaten.Size({list(self)})"
+
+
+class Tensor:
+    """A multi-dimensional array with autograd, as ``torch.Tensor``.
+
+    >>> import yaten
+    >>> x = yaten.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    >>> (x * x).sum().backward()
+    >>> x.grad
+    tensor([[2., 4.],
+            [6., 8.]])
+    """
+
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_acc",
+        "_base",
+        "_data",
+        "_device",
+        "_dtype",
+        "_grad",
+        "_offset",
+        "_output_nr",
+        "_retains_grad",
+        "_rg",
+        "_storage",
+        "_vc",
+        "grad_fn",
+    )  # fmt: skip
+
+    # --- construction: the one place tensors are made from backend arrays --------------------
+    def __new__(cls, *args, **kwargs):
+        if args or kwargs:
+            from ._factories import legacy_new
+
+            return legacy_new(cls, *args, **kwargs)
+        return wrap(np.empty((0,), D.get_default_dtype().np), _dev.CPU)
+
+    # --- metadata -----------------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> D.dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> _dev.device:
+        return self._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "cuda"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._device.type == "cpu"
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    def stride(self, dim: int | None = None):
+        item = self._dtype.itemsize
+        st = tuple(s // item for s in self._data.strides)
+        return st if dim is None else st[wrap_dim(dim, len(st))]
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        expected = 1
+        for n, s in zip(reversed(self._data.shape), reversed(self.stride())):
+            if n != 1 and s != expected:
+                return n == 0 or self._data.size == 0
+            expected *= n
+        return True
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return False
+
+    def untyped_storage(self) -> UntypedStorage:
+        root = self._base if self._base is not None else self
+        if root._storage is None:
+            root._storage = UntypedStorage(backend(root._device).flat_bytes(root._data), root._device)
+        return root._storage
+
+    def data_ptr(self) -> int:
+        return self.untyped_storage().data_ptr() + self._offset * self._dtype.itemsize
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    # --- autograd metadata ----------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._rg
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self.grad_fn is not None:
+            if value:
+                return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+            )
+        if value and not self._dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._rg = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if requires_grad and not self._dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                )
+            if value._data.shape != self._data.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value._dtype is not self._dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    def retain_grad(self) -> None:
+        if not self._rg:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is not None:
+            self._retains_grad = True
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def register_hook(self, hook):
+        from .autograd.hooks import register_tensor_hook
+
+        return register_tensor_hook(self, hook)
+
+    # --- conversion to Python and NumPy ---------------------------------------------------------
+    def _host(self) -> np.ndarray:
+        return backend(self._device).to_host(self._data)
+
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._host().reshape(()).item()
+
+    def tolist(self):
+        return self._host().tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._rg and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        if self._device.type != "cpu":
+            if not force:
+                raise TypeError(
+                    f"can't convert {self._device.type}:{self._device.index} device type tensor to numpy. "
+                    "Use Tensor.cpu() to copy the tensor to host memory first."
+                )
+            return self._host()
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy(force=self._device.type == "cpu")
+        return a if dtype is None else a.astype(dtype)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def _scalar(self, kind: str):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self.item()
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __index__(self) -> int:
+        if self._dtype.kind == "f" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        from ._repr import format_tensor
+
+        fn = self.grad_fn
+        return format_tensor(
+            self._host(), dtype_name=self._dtype.name, device=str(self._device),
+            default_dtype_name=D.get_default_dtype().name,
+            grad_fn_name=None if fn is None else fn.name(), requires_grad=self._rg,
+        )  # fmt: skip
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
+    def __reduce_ex__(self, protocol):
+        from ._factories import tensor_from_host
+
+        return (tensor_from_host, (self.detach().cpu()._host().copy(), str(self._device), self._rg))
+
+    def __deepcopy__(self, memo):
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment."
+            )
+        out = self.detach().clone()
+        out._rg = self._rg
+        if self._grad is not None:
+            out._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = out
+        return out
+
+
+def wrap(data, device: _dev.device, requires_grad: bool = False) -> Tensor:
+    """A new root tensor owning backend array ``data`` (the one place op results become tensors)."""
+    t = object.__new__(Tensor)
+    t._data = data
+    t._dtype = D.BY_NP[data.dtype]
+    t._device = device
+    t._offset = 0
+    t._base = None
+    t._storage = None
+    t._vc = [0]
+    t._rg = requires_grad
+    t._grad = None
+    t.grad_fn = None
+    t._output_nr = 0
+    t._acc = None
+    t._retains_grad = False
+    return t
+
+
+def view_of(base: Tensor, data, offset: int) -> Tensor:
+    """A tensor over ``data``, a view into ``base``'s storage starting ``offset`` elements in."""
+    t = object.__new__(Tensor)
+    t._data = data
+    t._dtype = D.BY_NP[data.dtype]
+    t._device = base._device
+    t._offset = offset
+    root = base._base if base._base is not None else base
+    t._base = root
+    t._storage = None
+    t._vc = base._vc
+    t._rg = False
+    t._grad = None
+    t.grad_fn = None
+    t._output_nr = 0
+    t._acc = None
+    t._retains_grad = False
+    return t
+
+
+def strided_view(base: Tensor, shape, strides, offset: int) -> Tensor:
+    """The view of ``base``'s storage with the given element ``shape``, ``strides`` and ``offset``."""
+    storage = base.untyped_storage()
+    data = backend(base._device).strided(storage._buf, base._dtype.np, tuple(shape), tuple(strides), offset)
+    return view_of(base, data, offset)
+
+
+def contiguous_strides(shape) -> tuple:
+    """PyTorch's strides for a fresh tensor: contiguous, with size-0 dims counted as 1."""
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))

@@ -1,0 +1,114 @@
+"""yaten.autograd: reverse-mode differentiation (``backward``, ``grad``) over the Node graph."""
+
+from .. import _tensor as T
+from .engine import run_backward
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .node import Node, gradient_edge
+
+__all__ = [
+    "GradcheckError",
+    "Node",
+    "backward",
+    "enable_grad",
+    "grad",
+    "gradcheck",
+    "gradgradcheck",
+    "is_grad_enabled",
+    "no_grad",
+    "set_grad_enabled",
+]
+
+
+def _as_tuple(x):
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, T.Tensor) else tuple(x)
+
+
+def _root_grads(outputs, grad_outputs, create_graph: bool):
+    grads = list(_as_tuple(grad_outputs)) if grad_outputs is not None else [None] * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    out = []
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        if not o._rg:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if g is None:
+            if o.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            from .. import ones_like
+
+            g = ones_like(o)
+        elif isinstance(g, T.Tensor):
+            if g.shape != o.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a shape "
+                    f"of {o.shape}."
+                )
+        else:
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        out.append(g)
+    return out
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+    """Accumulate the gradient of ``tensors`` into the ``.grad`` of the leaves they depend on.
+
+    >>> import yaten
+    >>> x = yaten.tensor([1.0, 2.0], requires_grad=True)
+    >>> yaten.autograd.backward((x ** 2).sum())
+    >>> x.grad
+    tensor([2., 4.])
+    """
+    outputs = _as_tuple(tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _root_grads(outputs, grad_tensors, create_graph)
+    roots = [gradient_edge(o) for o in outputs]
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        edges = [gradient_edge(t) for t in inputs]
+        captured = run_backward(roots, grads, retain_graph, create_graph, capture=edges)
+        from .accumulate import accumulate_grad
+
+        for t, g in zip(inputs, captured):
+            accumulate_grad(t, g)
+        return
+    run_backward(roots, grads, retain_graph, create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
+         is_grads_batched=False, materialize_grads=False):  # fmt: skip
+    """The gradients of ``outputs`` with respect to ``inputs``, returned rather than accumulated.
+
+    >>> import yaten
+    >>> x = yaten.tensor(3.0, requires_grad=True)
+    >>> yaten.autograd.grad(x ** 2, x)
+    (tensor(6.),)
+    """
+    outputs = _as_tuple(outputs)
+    inputs_t = _as_tuple(inputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in inputs_t:
+        if not t._rg:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _root_grads(outputs, grad_outputs, create_graph)
+    roots = [gradient_edge(o) for o in outputs]
+    edges = [gradient_edge(t) for t in inputs_t]
+    result = run_backward(roots, grads, retain_graph, create_graph, capture=edges)
+    for i, g in enumerate(result):
+        if g is None:
+            if materialize_grads:
+                from .. import zeros_like
+
+                result[i] = zeros_like(inputs_t[i])
+            elif not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+    return tuple(result)

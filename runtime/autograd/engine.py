@@ -1,0 +1,164 @@
+"""The backward engine: runs a graph of Nodes from roots to leaves without recursion.
+
+Nodes run in dependency order; among ready nodes the most recently created runs first (as in
+PyTorch's CPU engine), so a long chain of 100,000 nodes is just a loop.
+"""
+
+import heapq
+
+from .grad_mode import STATE
+from .node import AccumulateGrad
+
+
+def _dependencies(roots):
+    deps = {}
+    stack = [n for n in roots if n is not None]
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    return deps
+
+
+def _needed(nodes, targets):
+    """Nodes from which some target node is reachable: the only ones worth running."""
+    needed = {}
+    for start in nodes:
+        if start in needed:
+            continue
+        stack = [(start, iter(start.next_functions))]
+        while stack:
+            node, it = stack[-1]
+            advanced = False
+            for nxt, _ in it:
+                if nxt is not None and nxt not in needed:
+                    stack.append((nxt, iter(nxt.next_functions)))
+                    advanced = True
+                    break
+            if advanced:
+                continue
+            stack.pop()
+            needed[node] = node in targets or any(
+                nxt is not None and needed.get(nxt, False) for nxt, _ in node.next_functions
+            )
+    return needed
+
+
+def _add_grad(buf, i, g):
+    old = buf[i]
+    buf[i] = g if old is None else old + g
+
+
+def _call_node(node, grads):
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            res = hook(tuple(grads))
+            if res is not None:
+                grads = list(res)
+    if all(g is None for g in grads) and not isinstance(node, AccumulateGrad):
+        out = (None,) * len(node.next_functions)
+    else:
+        out = node.apply(grads)
+    if node._post_hooks:
+        for hook in tuple(node._post_hooks.values()):
+            res = hook(tuple(out), tuple(grads))
+            if res is not None:
+                out = tuple(res)
+    return out
+
+
+def _validate(node, outs):
+    """Bring each gradient to its input's shape (summing broadcast dims) and dtype, as PyTorch does."""
+    meta = node._input_meta
+    if not meta:
+        return outs
+    fixed = list(outs)
+    for i, (g, m) in enumerate(zip(outs, meta)):
+        if g is None or m is None:
+            continue
+        shape, dtype = m
+        if g._data.shape != shape:
+            from .formulas import sum_to
+
+            try:
+                g = sum_to(g, shape)
+            except RuntimeError:
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {i} - got {list(g.shape)} but "
+                    f"expected shape compatible with {list(shape)}"
+                ) from None
+        if g._dtype is not dtype:
+            g = g.to(dtype)
+        fixed[i] = g
+    return fixed
+
+
+def run_backward(roots, root_grads, keep_graph: bool, create_graph: bool, capture=None):
+    """Propagate ``root_grads`` from the ``(node, input_nr)`` edges ``roots`` through the graph.
+
+    With ``capture`` (a list of edges), gradients arriving at those edges are returned instead of
+    accumulated into leaves, and only the part of the graph leading to them runs.
+    """
+    root_nodes = [n for n, _ in roots]
+    deps = _dependencies(root_nodes)
+    needed = None
+    captured = None
+    if capture is not None:
+        targets = {n for n, _ in capture if n is not None}
+        needed = _needed([n for n in root_nodes if n is not None], targets)
+        captured = {}
+        wanted = {}
+        for i, (n, nr) in enumerate(capture):
+            wanted.setdefault(n, []).append((nr, i))
+    buffers = {}
+    for (node, nr), g in zip(roots, root_grads):
+        if node is None:
+            continue
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node._num_outputs
+        _add_grad(buf, nr, g)
+    ready = [(-n._seq, n) for n in buffers if deps.get(n, 0) == 0]
+    heapq.heapify(ready)
+    prev = STATE.enabled
+    STATE.enabled = create_graph
+    try:
+        while ready:
+            _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None) or [None] * node._num_outputs
+            if captured is not None and node in wanted:
+                for nr, i in wanted[node]:
+                    captured[i] = grads[nr]
+            if needed is not None and (not needed.get(node, False) or isinstance(node, AccumulateGrad)):
+                outs = ()
+            else:
+                if node._freed and node._saved_fields:
+                    node._check_not_freed()
+                outs = _validate(node, _call_node(node, grads))
+                if not keep_graph:
+                    node._release()
+            for (nxt, nr), g in zip(node.next_functions, outs):
+                if nxt is None:
+                    continue
+                if g is not None:
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * nxt._num_outputs
+                    _add_grad(buf, nr, g)
+            for nxt, _ in node.next_functions:
+                if nxt is None:
+                    continue
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(ready, (-nxt._seq, nxt))
+    finally:
+        STATE.enabled = prev
+    if captured is not None:
+        return [captured.get(i) for i in range(len(capture))]
+    return None

@@ -1,0 +1,309 @@
+"""Helpers that derivative formulas in spec/derivatives.yaml call (PyTorch's FunctionsManual).
+
+Everything here is written with yaten ops, so gradients of gradients come for free.
+"""
+
+import yaten
+
+
+def zeros_for(meta):
+    """A zero gradient for an output no gradient reached (``meta`` is a TensorMeta)."""
+    return yaten.zeros(meta.shape, dtype=meta.dtype, device=meta.device)
+
+
+def sum_to(grad, shape):
+    """Sum ``grad`` over the dims that broadcasting added to reach it from ``shape``."""
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    lead = grad.ndim - len(shape)
+    dims = list(range(lead))
+    dims += [lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1]
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    if lead:
+        grad = grad.reshape(shape)
+    return grad
+
+
+def maybe_multiply(grad, scale):
+    return grad if scale == 1 else grad * scale
+
+
+def _restore_dims(grad, shape, dim, keepdim):
+    if keepdim or len(shape) == 0:
+        return grad
+    dims = range(len(shape)) if dim is None or len(dim) == 0 else sorted(d % len(shape) for d in dim)
+    for d in dims:
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def sum_backward(grad, shape, dim, keepdim):
+    return _restore_dims(grad, shape, dim, keepdim).expand(shape)
+
+
+def mean_backward(grad, shape, dim, keepdim):
+    dims = range(len(shape)) if not dim else [d % len(shape) for d in dim]
+    n = 1
+    for d in dims:
+        n *= shape[d]
+    return sum_backward(grad, shape, dim, keepdim) / n
+
+
+def pow_backward_self(grad, self, exponent):
+    if isinstance(exponent, (int, float)):
+        if exponent == 0:
+            return yaten.zeros_like(self)
+        return grad * exponent * self.pow(exponent - 1)
+    return grad * exponent * self.pow(exponent - 1)
+
+
+def pow_backward_exponent(grad, self, exponent, result):
+    base = self if isinstance(self, yaten.Tensor) else yaten.tensor(self, dtype=result.dtype)
+    cond = (base == 0) & (exponent >= 0)
+    return grad * yaten.where(cond, yaten.zeros_like(result), result * base.log())
+
+
+def grad_where(grad, cond):
+    return yaten.where(cond, grad, yaten.zeros_like(grad))
+
+
+def value_selecting_reduction_backward(grad, dim, indices, shape, keepdim):
+    if not keepdim and len(shape) > 0:
+        grad = grad.unsqueeze(dim)
+        indices = indices.unsqueeze(dim)
+    return yaten.zeros(shape, dtype=grad.dtype, device=grad.device).scatter(dim, indices, grad)
+
+
+def evenly_distribute_backward(grad, self, value):
+    mask = (self == value) | (self.isnan() & value.isnan())
+    return mask * (grad / mask.sum())
+
+
+def amax_amin_backward(grad, self, result, dim, keepdim):
+    r = _restore_dims(result, self.shape, dim, keepdim)
+    g = _restore_dims(grad, self.shape, dim, keepdim)
+    mask = self == r
+    count = mask.sum(tuple(dim) if dim else None, keepdim=True)
+    return g * mask / count
+
+
+def var_backward(grad, self, dim, correction, keepdim):
+    n = self.numel() if not dim else 1
+    if dim:
+        for d in dim:
+            n *= self.shape[d]
+    c = 1 if correction is None else correction
+    g = _restore_dims(grad, self.shape, dim, keepdim)
+    mean = self.mean(tuple(dim) if dim else None, keepdim=True)
+    return g * (self - mean) * (2.0 / max(n - c, 0)) if n - c > 0 else g * (self - mean) * float("inf")
+
+
+def std_backward(result, grad, self, dim, correction, keepdim):
+    g = grad / (2 * result)
+    g = yaten.where(result == 0, yaten.zeros_like(g), g)
+    return var_backward(g, self, dim, correction, keepdim)
+
+
+def logsumexp_backward(grad, self, result, dim, keepdim):
+    g = _restore_dims(grad, self.shape, dim, keepdim)
+    r = _restore_dims(result, self.shape, dim, keepdim)
+    return g * (self - r).exp()
+
+
+def softmax_backward(grad, result, dim):
+    return result * (grad - (grad * result).sum(dim, keepdim=True))
+
+
+def log_softmax_backward(grad, result, dim):
+    return grad - result.exp() * grad.sum(dim, keepdim=True)
+
+
+def prod_backward(grad, self, result, dim, keepdim):
+    """d prod / d x_i: the product of the other elements, computed without dividing by zero."""
+    if dim is None:
+        g, r = grad, result
+        nz = self == 0
+        count = nz.sum()
+        rest = yaten.where(nz, yaten.ones_like(self), self).prod()
+    else:
+        g = _restore_dims(grad, self.shape, (dim,), keepdim)
+        r = _restore_dims(result, self.shape, (dim,), keepdim)
+        nz = self == 0
+        count = nz.sum(dim, keepdim=True)
+        rest = yaten.where(nz, yaten.ones_like(self), self).prod(dim, keepdim=True)
+    safe = yaten.where(nz, yaten.ones_like(self), self)
+    one_zero = yaten.where(nz, g * rest, yaten.zeros_like(self)) * (count == 1)
+    return yaten.where(count == 0, g * r / safe, one_zero)
+
+
+def norm_backward(grad, self, p, result, dim, keepdim):
+    p = 2.0 if p is None else float(p)
+    g = _restore_dims(grad, self.shape, dim, keepdim) if self.ndim else grad
+    r = _restore_dims(result, self.shape, dim, keepdim) if self.ndim else result
+    if p == 0:
+        return yaten.zeros_like(self)
+    if p == 1:
+        return g * self.sign()
+    if p == 2:
+        return yaten.where(r == 0, yaten.zeros_like(self), g * self / r)
+    if p == float("inf") or p == float("-inf"):
+        mask = self.abs() == r
+        return g * self.sign() * mask / mask.sum(tuple(dim) if dim else None, keepdim=True)
+    out = g * self * self.abs().pow(p - 2) / r.pow(p - 1)
+    return yaten.where(r == 0, yaten.zeros_like(self), out)
+
+
+def cumsum_backward(grad, dim):
+    return grad.flip(dim).cumsum(dim).flip(dim)
+
+
+def unsqueeze_to(grad, shape):
+    return grad.reshape(shape)
+
+
+def squeeze_backward(grad, shape):
+    return grad.reshape(shape)
+
+
+def permute_backward(grad, dims):
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d % len(dims)] = i
+    return grad.permute(inverse)
+
+
+def select_backward(grad, shape, dim, index):
+    out = yaten.zeros(shape, dtype=grad.dtype, device=grad.device)
+    out.select(dim, index).copy_(grad)
+    return out
+
+
+def slice_backward(grad, shape, dim, start, end, step):
+    out = yaten.zeros(shape, dtype=grad.dtype, device=grad.device)
+    out.slice(dim, start, end, step).copy_(grad)
+    return out
+
+
+def as_strided_backward(grad, self, size, stride, storage_offset):
+    flat = yaten.zeros(
+        self.untyped_storage().nbytes() // self.element_size(), dtype=grad.dtype, device=grad.device
+    )
+    view = flat.as_strided(size, stride, self.storage_offset() if storage_offset is None else storage_offset)
+    view.add_(grad)
+    return flat.as_strided(self.shape, self.stride(), self.storage_offset())
+
+
+def split_backward(grads, dim):
+    """The gradient of a split: the pieces' gradients (zeros where none came) joined again."""
+    return yaten.cat(list(grads), dim)
+
+
+def unbind_backward(grads, dim):
+    return yaten.stack(list(grads), dim)
+
+
+def cat_backward(grad, tensors, dim):
+    out, start = [], 0
+    for t in tensors:
+        if t.ndim == 1 and t.shape[0] == 0:
+            out.append(yaten.zeros_like(t))
+            continue
+        d = dim % grad.ndim
+        n = t.shape[d]
+        out.append(grad.narrow(d, start, n))
+        start += n
+    return out
+
+
+def stack_backward(grad, n, dim):
+    return list(grad.unbind(dim))
+
+
+def repeat_backward(grad, repeats, shape):
+    lead = len(repeats) - len(shape)
+    shape = (1,) * lead + tuple(shape)
+    split = []
+    for r, n in zip(repeats, shape):
+        split += [r, n]
+    g = grad.reshape(split)
+    g = g.sum(tuple(range(0, 2 * len(shape), 2)))
+    return g.reshape(shape[lead:]) if lead else g
+
+
+def index_select_backward(grad, shape, dim, index):
+    d = dim % max(len(shape), 1)
+    out = yaten.zeros(shape, dtype=grad.dtype, device=grad.device)
+    return (
+        out.index_put([None] * d + [index], grad if len(shape) else grad.reshape(-1), True)
+        if len(shape)
+        else grad.sum().reshape(())
+    )
+
+
+def gather_backward(grad, shape, dim, index):
+    return yaten.zeros(shape, dtype=grad.dtype, device=grad.device).scatter_add(dim, index, grad)
+
+
+def index_backward(grad, shape, indices):
+    return yaten.zeros(shape, dtype=grad.dtype, device=grad.device).index_put(indices, grad, True)
+
+
+def masked_select_backward(grad, self, mask):
+    shape = yaten.broadcast_shapes(self.shape, mask.shape)
+    out = yaten.zeros(shape, dtype=grad.dtype, device=grad.device)
+    return sum_to(out.index_put([mask.expand(shape)], grad, True), self.shape)
+
+
+def matmul_backward_self(grad, self, other):
+    return grad.mm(other.t())
+
+
+def mm_mat1_backward(grad, mat2):
+    return grad.mm(mat2.t())
+
+
+def mm_mat2_backward(grad, mat1):
+    return mat1.t().mm(grad)
+
+
+def clamp_backward(grad, self, min, max):
+    mask = yaten.ones_like(self, dtype=yaten.bool)
+    if min is not None:
+        mask = mask & (self >= min)
+    if max is not None:
+        mask = mask & (self <= max)
+    return grad * mask
+
+
+def gelu_backward(grad, self, approximate):
+    if approximate == "tanh":
+        k = 0.7978845608028654
+        inner = k * (self + 0.044715 * self.pow(3))
+        t = inner.tanh()
+        d_inner = k * (1 + 3 * 0.044715 * self.pow(2))
+        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * d_inner)
+    cdf = 0.5 * (1 + (self * 0.7071067811865476).erf())
+    pdf = (-0.5 * self * self).exp() * 0.3989422804014327
+    return grad * (cdf + self * pdf)
+
+
+def to_dtype_backward(grad, dtype):
+    return grad.to(dtype)
+
+
+def zeros_like(t):
+    return yaten.zeros_like(t)
+
+
+def ones_like(t):
+    return yaten.ones_like(t)
+
+
+def index_put_values_backward(grad, indices, values):
+    return sum_to(yaten._generated.ops.index_Tensor(grad, indices), values.shape)
+
+
+def to_copy_backward(grad, self):
+    return grad.to(device=self.device, dtype=self.dtype)

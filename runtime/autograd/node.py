@@ -1,0 +1,136 @@
+"""Node: one step of the backward graph; AccumulateGrad: the node that fills a leaf's ``.grad``."""
+
+import itertools
+import weakref
+
+from .saved import FREED
+
+_sequence = itertools.count()
+
+
+class Node:
+    """A backward function, as ``torch.autograd.graph.Node``.
+
+    Subclasses (the generated ``<Op>Backward<N>`` classes) set ``_saved_fields`` and define
+    ``apply(node, grads)`` returning one gradient (or None) per forward input.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_freed",
+        "_input_meta",
+        "_num_outputs",
+        "_output_meta",
+        "_post_hooks",
+        "_pre_hooks",
+        "_seq",
+        "metadata",
+        "next_functions",
+    )  # fmt: skip
+    _saved_fields: tuple = ()
+
+    def __init__(self, next_functions=(), num_outputs: int = 1):
+        self.next_functions = next_functions
+        self._seq = next(_sequence)
+        self._num_outputs = num_outputs
+        self._pre_hooks = None
+        self._post_hooks = None
+        self._freed = False
+        self._output_meta = None
+        self._input_meta = ()
+        self.metadata = {}
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def apply(self, grads):
+        raise NotImplementedError
+
+    def __call__(self, *grads):
+        return self.apply(grads)
+
+    def _needs(self) -> tuple:
+        """Which inputs want a gradient (``needs_input_grad``)."""
+        return tuple(n is not None for n, _ in self.next_functions)
+
+    def _materialize(self, grads) -> list:
+        """Zeros for the outputs no gradient reached, so multi-output formulas see tensors."""
+        if all(g is not None for g in grads):
+            return grads
+        from .formulas import zeros_for
+
+        return [zeros_for(m) if g is None else g for g, m in zip(grads, self._output_meta)]
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
+        from ..utils.hooks import RemovableHandle
+
+        if self._post_hooks is None:
+            self._post_hooks = {}
+        return RemovableHandle(self._post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        from ..utils.hooks import RemovableHandle
+
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        return RemovableHandle(self._pre_hooks, fn)
+
+    def _release(self) -> None:
+        """Free the saved tensors once a backward without retain_graph went through."""
+        self._freed = True
+        for field in self._saved_fields:
+            saved = getattr(self, field)
+            if isinstance(saved, list):
+                for s in saved:
+                    s.release()
+            elif saved is not None and hasattr(saved, "release"):
+                saved.release()
+
+    def _check_not_freed(self) -> None:
+        if self._freed and self._saved_fields:
+            raise RuntimeError(FREED)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class AccumulateGrad(Node):
+    """Adds the incoming gradient into ``variable.grad`` (a leaf's sink in the graph)."""
+
+    __slots__ = ("_post_acc_hooks", "variable")
+
+    def __init__(self, variable):
+        super().__init__((), 1)
+        self.variable = variable
+        self._post_acc_hooks = None
+
+    def apply(self, grads):
+        from .accumulate import accumulate_grad
+
+        accumulate_grad(self.variable, grads[0])
+        return ()
+
+
+def accumulate_node(t) -> AccumulateGrad:
+    """The AccumulateGrad node of leaf ``t`` (one per leaf while any graph holds it)."""
+    ref = t._acc
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return node
+
+
+def gradient_edge(t):
+    """The ``(node, input_nr)`` where gradients for tensor ``t`` enter the graph."""
+    fn = t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._rg:
+        return (accumulate_node(t), 0)
+    return (None, 0)

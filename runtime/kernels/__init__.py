@@ -1,0 +1,1 @@
+"""Array-level kernels: pure functions over NumPy arrays (cpu) or numba.cuda device arrays (cuda)."""

@@ -1,0 +1,1 @@
+"""CPU kernels: NumPy (BLAS, reductions) and Numba-jitted loops over host arrays."""

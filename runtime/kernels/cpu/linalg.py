@@ -1,0 +1,291 @@
+"""Matrix products over host arrays: mm, bmm, addmm, dot, mv.
+
+Floating products go to BLAS through ``np.matmul``/``np.dot``. Arrays BLAS can read as they are
+(C- or Fortran-ordered, or rows with a leading-dimension stride) are passed without a copy; only
+other layouts (negative, zero or scattered strides) are made contiguous first, because NumPy would
+otherwise fall back to its slow non-BLAS loop. Half precision is multiplied in float32 and rounded
+back; integer products use NumPy's integer matmul and wrap on overflow like PyTorch's.
+Checks run in PyTorch's order and raise its messages.
+"""
+
+import math
+
+import numpy as np
+
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_BOOL = np.dtype(np.bool_)
+
+# PyTorch's legacy scalar-type names, as most of its error messages print them.
+_LEGACY_NAMES = {
+    np.dtype(np.bool_): "Bool",
+    np.dtype(np.uint8): "Byte",
+    np.dtype(np.int8): "Char",
+    np.dtype(np.int16): "Short",
+    np.dtype(np.int32): "Int",
+    np.dtype(np.int64): "Long",
+    np.dtype(np.float16): "Half",
+    np.dtype(np.float32): "Float",
+    np.dtype(np.float64): "Double",
+}
+
+# The C++ type names mm's dtype check prints.
+_CPP_NAMES = {
+    np.dtype(np.bool_): "bool",
+    np.dtype(np.uint8): "unsigned char",
+    np.dtype(np.int8): "signed char",
+    np.dtype(np.int16): "short int",
+    np.dtype(np.int32): "int",
+    np.dtype(np.int64): "long int",
+    np.dtype(np.float16): "c10::Half",
+    np.dtype(np.float32): "float",
+    np.dtype(np.float64): "double",
+}
+
+# The type names PyTorch's scalar overflow check prints (half scalars are checked as float).
+_SCALAR_NAMES = {
+    np.dtype(np.uint8): "uint8_t",
+    np.dtype(np.int8): "int8_t",
+    np.dtype(np.int16): "int16_t",
+    np.dtype(np.int32): "int",
+    np.dtype(np.int64): "int64_t",
+    np.dtype(np.float16): "float",
+    np.dtype(np.float32): "float",
+    np.dtype(np.float64): "double",
+}
+
+
+def _name(dtype) -> str:
+    return _LEGACY_NAMES.get(np.dtype(dtype), str(dtype))
+
+
+def _not_implemented(kernel: str, dtype):
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{_name(dtype)}'")
+
+
+def _blas_ready(a: np.ndarray) -> np.ndarray:
+    """``a`` itself when BLAS can read its (last two) axes in place, else a C-contiguous copy.
+
+    Vectors are simply made contiguous: copying one costs no more than reading it.
+    """
+    if a.ndim < 2:
+        return np.ascontiguousarray(a)
+    if a.flags.c_contiguous or (a.ndim == 2 and a.flags.f_contiguous):
+        return a
+    item = a.itemsize
+    (r, c), (sr, sc) = a.shape[-2:], a.strides[-2:]
+    rows = sc == item and sr % item == 0 and sr >= max(c, 1) * item
+    cols = sr == item and sc % item == 0 and sc >= max(r, 1) * item
+    batch_ok = a.ndim == 2 or a.strides[0] % item == 0
+    return a if (rows or cols) and batch_ok else np.ascontiguousarray(a)
+
+
+def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` (matrices, stacks of them, or matrix @ vector) in the dtype the op computes in.
+
+    That is float32 for half inputs; the caller rounds the result back to half.
+    """
+    if a.dtype == _F16:
+        a, b = a.astype(_F32), b.astype(_F32)
+    if a.dtype.kind == "f":
+        return np.matmul(_blas_ready(a), _blas_ready(b))
+    return np.matmul(a, b)
+
+
+def _cast(a: np.ndarray, dtype) -> np.ndarray:
+    """``a`` in ``dtype``; float32 results beyond half's range become inf without a NumPy warning."""
+    with np.errstate(over="ignore"):
+        return a.astype(dtype, copy=False)
+
+
+def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` in ``a``'s dtype, as a new C-contiguous array."""
+    return _cast(_product(a, b), a.dtype)
+
+
+def mm(self, mat2):
+    """Matrix product of two 2-d arrays of the same dtype.
+
+    >>> mm(np.array([[1.0, 2.0]]), np.array([[3.0], [4.0]]))
+    array([[11.]])
+    """
+    if self.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if self.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({self.shape[0]}x{self.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})"
+        )
+    if self.dtype != mat2.dtype:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{_CPP_NAMES[self.dtype]} != {_CPP_NAMES[mat2.dtype]}"
+        )
+    if self.dtype == _BOOL:
+        raise _not_implemented("addmm_impl_cpu_", self.dtype)
+    return _matmul(self, mat2)
+
+
+def bmm(self, mat2):
+    """Batched matrix product of two 3-d arrays: ``(b, n, k) @ (b, k, m) -> (b, n, m)``.
+
+    >>> bmm(np.ones((2, 1, 3)), np.ones((2, 3, 1))).shape
+    (2, 1, 1)
+    """
+    if self.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    b, _, k = self.shape
+    if mat2.shape[:2] != (b, k):
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {k}] but got: "
+            f"[{mat2.shape[0]}, {mat2.shape[1]}]."
+        )
+    if self.dtype != mat2.dtype:
+        raise RuntimeError(f"expected scalar type {_name(self.dtype)} but found {_name(mat2.dtype)}")
+    if self.dtype == _BOOL:
+        raise _not_implemented("bmm", self.dtype)
+    return _matmul(self, mat2)
+
+
+def _shape_str(shape) -> str:
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
+def _expand_to(a: np.ndarray, shape: tuple) -> np.ndarray:
+    """``a`` broadcast to ``shape`` (a view), with the errors of PyTorch's ``expand``."""
+    if a.ndim > len(shape):
+        raise RuntimeError(
+            f"expand(torch.{_name(a.dtype)}Tensor{{{_shape_str(a.shape)}}}, size={_shape_str(shape)}): "
+            f"the number of sizes provided ({len(shape)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({a.ndim})"
+        )
+    for i in range(1, a.ndim + 1):
+        if a.shape[-i] != 1 and a.shape[-i] != shape[-i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[-i]}) must match the existing size "
+                f"({a.shape[-i]}) at non-singleton dimension {len(shape) - i}.  "
+                f"Target sizes: {_shape_str(shape)}.  Tensor sizes: {_shape_str(a.shape)}"
+            )
+    return np.broadcast_to(a, shape)
+
+
+def _scalar(value, dtype):
+    """A Python number converted to ``dtype`` as PyTorch converts alpha and beta, overflow checked.
+
+    Floats truncate towards zero for integer dtypes; negative Python ints wrap into unsigned ones.
+    Half arithmetic runs in float32 here, so half scalars are checked against float32's range.
+    """
+    overflow = RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dtype]} without overflow")
+    if dtype.kind == "f":
+        try:
+            v = float(value)
+        except OverflowError:
+            raise overflow from None
+        if dtype != _F64 and math.isfinite(v) and abs(v) > float(np.finfo(_F32).max):
+            raise overflow
+        return v
+    info = np.iinfo(dtype)
+    if isinstance(value, float) and (math.isnan(value) or value < info.min or value > info.max):
+        raise overflow
+    value = int(value)
+    if value > info.max or (value < info.min and not (info.min == 0 and -value <= info.max)):
+        raise overflow
+    return np.array(value % (1 << info.bits), np.uint64).astype(dtype)
+
+
+def addmm(self, mat1, mat2, beta, alpha):
+    """``beta * self + alpha * (mat1 @ mat2)``; ``self`` broadcasts to the product's shape.
+
+    With ``beta == 0`` ``self`` is not read (its NaNs do not leak), and with ``alpha == 0`` the
+    product is not computed, as in BLAS and PyTorch; PyTorch's half kernel is not BLAS and multiplies
+    anyway (NaN * 0 stays NaN), so half does too.
+
+    >>> addmm(np.ones((1, 2)), np.eye(2), np.array([[1.0, 2.0], [3.0, 4.0]]), 1, 2)
+    array([[3., 5.],
+           [7., 9.]])
+    """
+    if self.dtype != mat2.dtype:
+        raise RuntimeError(
+            f"self and mat2 must have the same dtype, but got {_name(self.dtype)} and {_name(mat2.dtype)}"
+        )
+    if mat1.dtype != mat2.dtype:
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {_name(mat1.dtype)} and {_name(mat2.dtype)}"
+        )
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    if mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})"
+        )
+    shape = (mat1.shape[0], mat2.shape[1])
+    bias = _expand_to(self, shape)
+    dtype = self.dtype
+    if dtype == _BOOL:
+        raise _not_implemented("addmm_impl_cpu_", dtype)
+    beta, alpha = _scalar(beta, dtype), _scalar(alpha, dtype)
+    work = _F32 if dtype == _F16 else dtype
+    if alpha == 0 and dtype != _F16:
+        out = np.zeros(shape, work)
+    else:
+        out = _product(mat1, mat2)
+        if alpha != 1:
+            out *= alpha
+    if beta == 1:
+        out += bias
+    elif beta != 0:
+        out += bias.astype(work, copy=False) * beta
+    return _cast(out, dtype)
+
+
+def dot(self, tensor):
+    """Inner product of two 1-d arrays of the same dtype and length, as a 0-d array.
+
+    >>> dot(np.array([1, 2, 3]), np.array([4, 5, 6]))
+    array(32)
+    """
+    if self.ndim != 1 or tensor.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {self.ndim}D and {tensor.ndim}D tensors")
+    if self.dtype != tensor.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{_name(self.dtype)} and {_name(tensor.dtype)}"
+        )
+    if self.shape[0] != tensor.shape[0]:
+        n, m = self.shape[0], tensor.shape[0]
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of "
+            f"elements, but got {n} and {m} elements respectively"
+        )
+    if self.dtype == _BOOL:
+        raise _not_implemented("dot", self.dtype)
+    return _cast(np.asarray(_product(self, tensor)), self.dtype)
+
+
+def mv(self, vec):
+    """Matrix-vector product: ``(n, k) @ (k,) -> (n,)``.
+
+    >>> mv(np.array([[1, 2], [3, 4]]), np.array([1, 1]))
+    array([3, 7])
+    """
+    if self.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
+    if self.shape[1] != vec.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({self.shape[0]}), mat ({self.shape[0]}x{self.shape[1]}), "
+            f"vec ({vec.shape[0]})"
+        )
+    if self.dtype != vec.dtype:
+        # PyTorch's mv runs addmv on an output made like ``vec``, hence vec's dtype twice.
+        raise RuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{_name(vec.dtype)}, {_name(self.dtype)}, and {_name(vec.dtype)}"
+        )
+    if self.dtype == _BOOL:
+        raise _not_implemented("addmv_impl_cpu", self.dtype)
+    return _matmul(self, vec)

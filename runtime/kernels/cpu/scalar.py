@@ -1,0 +1,215 @@
+"""The functions a ``pointwise:`` expression may call, as Numba scalar functions (CPU).
+
+Each is inlined into the ufunc built from an expression. The CUDA twin of this file,
+``kernels/cuda/scalar.py``, defines the same names with the same meaning.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+_jit = njit(cache=True, inline="always")
+
+
+@_jit
+def exp(x):
+    return math.exp(x)
+
+
+@_jit
+def expm1(x):
+    return math.expm1(x)
+
+
+@_jit
+def log(x):
+    return np.log(x)
+
+
+@_jit
+def log2(x):
+    return np.log2(x)
+
+
+@_jit
+def log10(x):
+    return np.log10(x)
+
+
+@_jit
+def log1p(x):
+    return np.log1p(x)
+
+
+@_jit
+def sqrt(x):
+    return np.sqrt(x)
+
+
+@_jit
+def rsqrt(x):
+    return 1 / np.sqrt(x)
+
+
+@_jit
+def reciprocal(x):
+    return 1 / x
+
+
+@_jit
+def sin(x):
+    return math.sin(x)
+
+
+@_jit
+def cos(x):
+    return math.cos(x)
+
+
+@_jit
+def tan(x):
+    return math.tan(x)
+
+
+@_jit
+def atan(x):
+    return math.atan(x)
+
+
+@_jit
+def atan2(y, x):
+    return math.atan2(y, x)
+
+
+@_jit
+def tanh(x):
+    return math.tanh(x)
+
+
+@_jit
+def sigmoid(x):
+    # Stable on both tails: exp of a non-positive number only.
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1 + z)
+
+
+@_jit
+def erf(x):
+    return math.erf(x)
+
+
+@_jit
+def floor(x):
+    return np.floor(x)
+
+
+@_jit
+def ceil(x):
+    return np.ceil(x)
+
+
+@_jit
+def round(x):
+    return np.rint(x)
+
+
+@_jit
+def trunc(x):
+    return np.trunc(x)
+
+
+@_jit
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+@_jit
+def abs(x):
+    return np.abs(x)
+
+
+@_jit
+def isnan(x):
+    return x != x
+
+
+@_jit
+def isinf(x):
+    return x == np.inf or x == -np.inf
+
+
+@_jit
+def isfinite(x):
+    return not (x != x or x == np.inf or x == -np.inf)
+
+
+@_jit
+def where(cond, a, b):
+    return a if cond else b
+
+
+@_jit
+def maximum(a, b):
+    if a != a:
+        return a
+    if b != b:
+        return b
+    return max(b, a)
+
+
+@_jit
+def minimum(a, b):
+    if a != a:
+        return a
+    if b != b:
+        return b
+    return min(b, a)
+
+
+@_jit
+def pow(a, b):
+    return a**b
+
+
+@_jit
+def fmod_py(a, b):
+    # Python's remainder (Numba keeps Python semantics): the sign of the divisor, as torch.remainder.
+    return a % b
+
+
+@_jit
+def floordiv(a, b):
+    return a // b
+
+
+@_jit
+def truediv(a, b):
+    return a / b
+
+
+@_jit
+def gelu_erf(x):
+    return 0.5 * x * (1 + math.erf(x * 0.7071067811865476))
+
+
+@_jit
+def gelu_tanh(x):
+    return 0.5 * x * (1 + math.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+
+
+@_jit
+def silu(x):
+    return x * sigmoid(x)
+
+
+@_jit
+def relu(x):
+    return max(0, x)  # NaN stays NaN
+
+
+@_jit
+def logical_xor(a, b):
+    return (a != 0) != (b != 0)

@@ -1,0 +1,391 @@
+"""Copying shape kernels and dtype conversion over host NumPy arrays.
+
+Every function takes NumPy arrays (any strides, 0-d or empty) and plain Python values. Functional
+kernels return new arrays with PyTorch's dtype; in-place kernels (``*_``) write through ``self`` and
+return None. Bad input raises PyTorch's exception type with PyTorch's wording.
+
+Conversions follow c10's casts, which differ from NumPy's in two places: float64 -> float16 rounds via
+float32 (``c10::Half`` is built from a float), and float -> uint8 goes through int64 (so -1.5 -> 255).
+"""
+
+import math
+
+import numpy as np
+
+_BOOL = np.dtype(np.bool_)
+_U8 = np.dtype(np.uint8)
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+
+# c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
+_C_NAME = {
+    "bool": "bool",
+    "uint8": "uint8_t",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int",
+    "int64": "int64_t",
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+}
+
+# Promotion order of torch's result_type for these dtypes; uint8 and int8 meet at int16.
+_RANK = {
+    "bool": 0,
+    "uint8": 1,
+    "int8": 1,
+    "int16": 2,
+    "int32": 3,
+    "int64": 4,
+    "float16": 5,
+    "float32": 6,
+    "float64": 7,
+}
+
+_OVERLAP_MSG = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+# --- helpers (index.py keeps its own copies so that each kernel file loads on its own) -----------------
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n
+
+
+def _infer_size(a: tuple, b: tuple) -> tuple:
+    """Broadcast shape of ``a`` and ``b`` with torch's message naming them tensor a and tensor b."""
+    ndim = max(len(a), len(b))
+    out = []
+    for i in range(ndim):
+        sa = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
+        sb = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) "
+                f"at non-singleton dimension {i}"
+            )
+        out.append(sa if sb == 1 else sb)
+    return tuple(out)
+
+
+def _check_no_internal_overlap(a: np.ndarray) -> None:
+    # torch's has_internal_overlap: only a zero stride over a dim of size > 1 is known to overlap.
+    if a.size > 0 and any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides)):
+        raise RuntimeError(_OVERLAP_MSG)
+
+
+def _c(a: np.ndarray) -> np.ndarray:
+    """``a`` as a C-contiguous array (np.ascontiguousarray turns 0-d into 1-d)."""
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
+def _cast(src: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``src`` converted to ``dtype`` as c10 converts (no copy when the dtype already matches)."""
+    if src.dtype == dtype:
+        return src
+    if dtype == _F16 and src.dtype == _F64:
+        src = src.astype(_F32)
+    elif dtype == _U8 and src.dtype.kind == "f":
+        src = src.astype(np.int64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return src.astype(dtype)
+
+
+def _overflow(dtype: np.dtype) -> RuntimeError:
+    return RuntimeError(f"value cannot be converted to type {_C_NAME[dtype.name]} without overflow")
+
+
+def _scalar_to(value, dtype: np.dtype):
+    """A Python number (or 0-d array) as a NumPy scalar of ``dtype``, with c10's overflow checks."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        value = value.item()
+    if isinstance(value, int) and not isinstance(value, bool):
+        _check_int64_range(value)
+    if dtype == _BOOL:
+        return np.bool_(value != 0)
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise _overflow(dtype)
+        value = value.real
+    if isinstance(value, bool):
+        return np.array(int(value)).astype(dtype)[()]
+    if isinstance(value, int):
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            # c10 lets a negative int wrap into an unsigned type when its magnitude fits (uint8: -255..255).
+            ok = -info.max <= value <= info.max if dtype.kind == "u" else info.min <= value <= info.max
+            if not ok:
+                raise _overflow(dtype)
+            return np.array(value % (1 << (8 * dtype.itemsize)) if value < 0 else value).astype(dtype)[()]
+        if abs(value) > float(np.finfo(dtype).max):
+            raise _overflow(dtype)
+        src = np.array(value, np.int64 if value < 2**63 else np.uint64)
+        return _cast(src.astype(_F32) if dtype == _F16 else src, dtype)[()]
+    f = float(value)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        if math.isnan(f) or math.isinf(f) or f < float(info.min) or f > float(info.max):
+            raise _overflow(dtype)
+        return _cast(np.array(f), dtype)[()]
+    if math.isfinite(f) and abs(f) > float(np.finfo(dtype).max):
+        raise _overflow(dtype)
+    return _cast(np.array(f), dtype)[()]
+
+
+def _check_int64_range(value: int) -> None:
+    # Python ints reach torch as int64 or uint64; beyond that the argument parser refuses them.
+    if value < -(2**63):
+        raise OverflowError("can't convert negative int to unsigned")
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
+
+
+def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    if a == b:
+        return a
+    ra, rb = _RANK[a.name], _RANK[b.name]
+    if ra == rb:  # uint8 with int8
+        return np.dtype(np.int16)
+    return a if ra > rb else b
+
+
+def _empty_like_preserve(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """An uninitialised array shaped like ``a`` in ``a``'s memory layout (torch's preserve_format)."""
+    shape = a.shape
+    # NumPy views may have negative strides, torch's never do: order by stride magnitude.
+    strides = [abs(st) // a.itemsize for st in a.strides]
+    if a.size == 0 and 0 in strides:  # NumPy zeroes an empty array's strides; torch would not
+        strides = _infer_dense_strides(shape, [1] * len(shape))
+    elif not _is_non_overlapping_and_dense(shape, strides):
+        strides = _infer_dense_strides(shape, strides)
+    n = 1 + sum((s - 1) * st for s, st in zip(shape, strides)) if all(shape) else 0
+    buf = np.empty(n, dtype)
+    return np.ndarray(shape, dtype, buf, 0, tuple(st * buf.itemsize for st in strides))
+
+
+def _is_non_overlapping_and_dense(shape, strides) -> bool:
+    if 0 in shape:  # torch calls every empty tensor contiguous
+        return True
+    perm = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d])
+    expected = 1
+    for d in perm:
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def _infer_dense_strides(shape, strides) -> list:
+    """Dense strides keeping the order of ``strides`` (c10's infer_dense_strides, same stable sort)."""
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0, d1):
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for j in range(1, i + 1):
+            dim0 = i - j
+            cmp = should_swap(perm[dim0], perm[dim1])
+            if cmp > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif cmp < 0:
+                break
+    out = [0] * ndim
+    cur = 1
+    for d in perm:
+        out[d] = cur
+        cur *= max(shape[d], 1)
+    return out
+
+
+# --- kernels -----------------------------------------------------------------------------------------
+
+
+def cat(tensors, dim):
+    """Concatenate arrays along ``dim`` in their promoted dtype; 1-d empty arrays are skipped.
+
+    >>> cat([np.array([[1, 2]], np.int8), np.array([[3, 4]], np.uint8)], 0)
+    array([[1, 2],
+           [3, 4]], dtype=int16)
+    """
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    out_dtype = tensors[0].dtype
+    for t in tensors[1:]:
+        out_dtype = _promote(out_dtype, t.dtype)
+    # torch's legacy rule: a 1-d empty tensor is left out whatever the others' shapes are.
+    kept = [(i, t) for i, t in enumerate(tensors) if not (t.ndim == 1 and t.shape[0] == 0)]
+    if not kept:
+        return np.empty((0,), out_dtype)
+    ref = kept[0][1]
+    d = _wrap_dim(dim, ref.ndim)
+    for i, t in kept:
+        if t.ndim != ref.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
+        for k in range(ref.ndim):
+            if k != d and t.shape[k] != ref.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list."
+                )
+    shape = list(ref.shape)
+    shape[d] = sum(t.shape[d] for _, t in kept)
+    out = np.empty(shape, out_dtype)
+    start = 0
+    for _, t in kept:
+        n = t.shape[d]
+        out[(slice(None),) * d + (slice(start, start + n),)] = _cast(t, out_dtype)
+        start += n
+    return out
+
+
+def flip(self, dims):
+    """A copy of ``self`` reversed along ``dims``, in ``self``'s memory layout.
+
+    >>> flip(np.arange(6).reshape(2, 3), (1,))
+    array([[2, 1, 0],
+           [5, 4, 3]])
+    """
+    wrapped = []
+    for dim in dims:
+        d = _wrap_dim(dim, self.ndim)
+        if d in wrapped:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        wrapped.append(d)
+    out = _empty_like_preserve(self, self.dtype)
+    out[...] = np.flip(self, tuple(wrapped)) if self.ndim else self
+    return out
+
+
+def roll(self, shifts, dims):
+    """``self`` rolled by ``shifts`` along ``dims``; with no dims, rolled as if flattened.
+
+    >>> roll(np.arange(6).reshape(2, 3), (1,), ())
+    array([[5, 0, 1],
+           [2, 3, 4]])
+    """
+    shifts, dims = tuple(shifts), tuple(dims)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if not dims and len(shifts) == 1:
+        return _c(np.roll(self, shifts[0]))
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if self.ndim == 0:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+    axes = tuple(_wrap_dim(d, self.ndim) for d in dims)
+    return _c(np.roll(self, shifts, axes))
+
+
+def repeat(self, repeats):
+    """``self`` tiled ``repeats`` times per dim (``len(repeats) >= self.ndim``; extra dims lead).
+
+    >>> repeat(np.array([1, 2]), (2, 2))
+    array([[1, 2, 1, 2],
+           [1, 2, 1, 2]])
+    """
+    repeats = tuple(repeats)
+    if len(repeats) < self.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+        )
+    padded = (1,) * (len(repeats) - self.ndim) + self.shape
+    target = [s * r for s, r in zip(padded, repeats)]
+    for n in target:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {target}")
+    return _c(np.tile(self, repeats))
+
+
+def clone(self, memory_format=None):
+    """A copy of ``self``: C-contiguous for "contiguous_format", else keeping its layout (preserve_format).
+
+    >>> clone(np.arange(6).reshape(2, 3).T).strides == np.arange(6).reshape(2, 3).T.strides
+    True
+    """
+    if memory_format == "contiguous_format":
+        return np.array(self, order="C", copy=True)
+    out = _empty_like_preserve(self, self.dtype)
+    out[...] = self
+    return out
+
+
+def copy_(self, src):
+    """Write ``src``, broadcast to ``self``'s shape and converted to its dtype, into ``self``.
+
+    >>> a = np.zeros((2, 2), np.int32); copy_(a, np.array([1.7, -2.7])); a
+    array([[ 1, -2],
+           [ 1, -2]], dtype=int32)
+    """
+    _check_no_internal_overlap(self)
+    shape = _infer_size(self.shape, src.shape)
+    if shape != self.shape:
+        raise RuntimeError(
+            f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}"
+        )
+    self[...] = _cast(src, self.dtype)
+
+
+def fill_(self, value):
+    """Set every element of ``self`` to ``value`` (a Python number or a 0-d array).
+
+    >>> a = np.zeros(3, np.uint8); fill_(a, -1); a
+    array([255, 255, 255], dtype=uint8)
+    """
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        raise RuntimeError(
+            f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions."
+        )
+    self[...] = _scalar_to(value, self.dtype)
+
+
+def zero_(self):
+    """Set every element of ``self`` to zero.
+
+    >>> a = np.ones(2); zero_(a); a
+    array([0., 0.])
+    """
+    self[...] = 0
+
+
+def to_dtype(self, dtype):
+    """A copy of ``self`` converted to ``dtype`` as torch converts, in ``self``'s memory layout.
+
+    >>> to_dtype(np.array([-1.5, 2.7, 300.0]), np.dtype(np.uint8))
+    array([255,   2,  44], dtype=uint8)
+    """
+    dtype = np.dtype(dtype)
+    out = _empty_like_preserve(self, dtype)
+    out[...] = _cast(self, dtype)
+    return out
+
+
+def contiguous(self):
+    """A C-contiguous copy of ``self``.
+
+    >>> contiguous(np.arange(6).reshape(2, 3).T).flags.c_contiguous
+    True
+    """
+    return self.copy(order="C")

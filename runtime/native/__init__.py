@@ -1,0 +1,1 @@
+"""Tensor-level implementations named by the spec's Composite* dispatch keys."""

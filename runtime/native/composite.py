@@ -1,0 +1,172 @@
+"""CompositeImplicitAutograd ops: a few lines of yaten calls each; autograd comes through them."""
+
+import yaten
+
+from .._dims import wrap_dim
+
+
+def reshape(self, shape):
+    try:
+        return self.view(shape)
+    except RuntimeError as e:
+        if "view size is not compatible" not in str(e):
+            raise
+        return self.clone(memory_format=yaten.contiguous_format).view(shape)
+
+
+def flatten(self, start_dim=0, end_dim=-1):
+    if self.ndim == 0:
+        return self.reshape((1,))
+    s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    n = 1
+    for d in range(s, e + 1):
+        n *= self.shape[d]
+    return self.reshape(tuple(self.shape[:s]) + (n,) + tuple(self.shape[e + 1 :]))
+
+
+def unflatten(self, dim, sizes):
+    d = wrap_dim(dim, self.ndim)
+    return self.view(tuple(self.shape[:d]) + tuple(sizes) + tuple(self.shape[d + 1 :]))
+
+
+def expand_as(self, other):
+    return self.expand(other.shape)
+
+
+def narrow(self, dim, start, length):
+    d = wrap_dim(dim, self.ndim)
+    size = self.shape[d]
+    begin = start + size if start < 0 else start
+    if not 0 <= begin <= size or length < 0 or begin + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return self.slice(d, begin, begin + length)
+
+
+def chunk(self, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    size = self.shape[wrap_dim(dim, self.ndim)]
+    step = max(1, -(-size // chunks))
+    return self.split(step, dim)
+
+
+def movedim(self, source, destination):
+    src = [wrap_dim(d, self.ndim) for d in ((source,) if isinstance(source, int) else source)]
+    dst = [wrap_dim(d, self.ndim) for d in ((destination,) if isinstance(destination, int) else destination)]
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain the same number "
+            f"of dims as destination ({list(dst)} dims)"
+        )
+    order = [None] * self.ndim
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(self.ndim) if d not in src)
+    return self.permute([o if o is not None else next(rest) for o in order])
+
+
+def contiguous(self, memory_format=None):
+    return self if self.is_contiguous() else self.clone(memory_format=yaten.contiguous_format)
+
+
+def clamp(self, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    out = self
+    if min is not None:
+        out = out.clamp_min(min)
+    if max is not None:
+        out = out.clamp_max(max)
+    return out
+
+
+def square(self):
+    return self.pow(2) if self.dtype is not yaten.bool else self.to(yaten.int64).pow(2)
+
+
+def gelu(self, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return yaten._gelu_tanh(self) if approximate == "tanh" else yaten._gelu_erf(self)
+
+
+def matmul(self, other):
+    a, b = self.ndim, other.ndim
+    if a == 0 or b == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
+    if a == 1 and b == 1:
+        return self.dot(other)
+    if a == 2 and b == 1:
+        return self.mv(other)
+    if a == 1 and b == 2:
+        return self.unsqueeze(0).mm(other).squeeze(0)
+    if a == 2 and b == 2:
+        return self.mm(other)
+    # Batched: broadcast the batch dims, fold them into one, bmm, unfold.
+    x = self.unsqueeze(0) if a == 1 else self
+    y = other.unsqueeze(-1) if b == 1 else other
+    batch = yaten.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
+    n, k = x.shape[-2], x.shape[-1]
+    k2, m = y.shape[-2], y.shape[-1]
+    if k != k2:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{_prod(batch)}, {k}] but got: "
+            f"[{_prod(batch)}, {k2}]."
+        )
+    xb = x.expand(tuple(batch) + (n, k)).reshape((-1, n, k))
+    yb = y.expand(tuple(batch) + (k, m)).reshape((-1, k, m))
+    out = xb.bmm(yb).reshape(tuple(batch) + (n, m))
+    if a == 1:
+        out = out.squeeze(-2)
+    if b == 1:
+        out = out.squeeze(-1)
+    return out
+
+
+def _prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def outer(self, vec2):
+    return self.unsqueeze(1) * vec2.unsqueeze(0)
+
+
+def linear(input, weight, bias=None):
+    if input.ndim == 2 and bias is not None:
+        return yaten.addmm(bias, input, weight.t())
+    out = input.matmul(weight.t())
+    return out if bias is None else out + bias
+
+
+def stack(tensors, dim=0):
+    if len(tensors) == 0:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0].shape
+    for i, t in enumerate(tensors):
+        if t.shape != first:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 and {list(t.shape)} "
+                f"at entry {i}"
+            )
+    d = wrap_dim(dim, len(first) + 1)
+    return yaten.cat([t.unsqueeze(d) for t in tensors], d)
+
+
+def div_mode(self, other, rounding_mode=None):
+    if rounding_mode is None:
+        return yaten.div(self, other)
+    if rounding_mode == "floor":
+        return yaten.floor_divide(self, other)
+    if rounding_mode == "trunc":
+        q = yaten.div(self, other)
+        if yaten.result_type(self, other).is_floating_point:
+            return q.trunc()
+        return q.trunc().to(yaten.result_type(self, other))
+    raise RuntimeError(
+        f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
+    )

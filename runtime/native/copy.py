@@ -1,0 +1,63 @@
+"""Copies between tensors, dtypes and devices (the only place data crosses devices)."""
+
+import yaten
+
+from .. import _device as _dev
+from .._backend import backend
+from .._tensor import wrap
+
+
+def _host_to(device, host):
+    return backend(device).from_host(host)
+
+
+def copy_(self, src, non_blocking=False):
+    """Write ``src`` (broadcast, converted) into ``self``; works across devices."""
+    if self._device.type == "cpu":
+        from ..kernels.cpu.shape import copy_ as cpu_copy
+
+        cpu_copy(self._data, src._host())
+        return self
+    from ..kernels.cuda.copy import copy_into
+
+    data = src._data if src._device == self._device else _host_to(self._device, src._host())
+    copy_into(self._data, data)
+    return self
+
+
+def to_copy(
+    self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None
+):
+    dtype = self._dtype if dtype is None else dtype
+    device = self._device if device is None else _dev.canonical(device)
+    if device == self._device and device.type == "cpu":
+        from ..kernels.cpu.shape import to_dtype
+
+        return wrap(to_dtype(self._data, dtype.np), device)
+    host = self._host().astype(dtype.np)
+    return wrap(_host_to(device, host) if device.type != "cpu" else host, device)
+
+
+def _to(self, device, dtype, copy):
+    device = self._device if device is None else _dev.canonical(device)
+    dtype = self._dtype if dtype is None else dtype
+    if not copy and device == self._device and dtype is self._dtype:
+        return self
+    return yaten._generated.ops._to_copy(self, dtype=dtype, device=device)
+
+
+def to_dtype(self, dtype, non_blocking=False, copy=False, memory_format=None):
+    return _to(self, None, dtype, copy)
+
+
+def to_device(self, device, dtype, non_blocking=False, copy=False, memory_format=None):
+    return _to(self, device, dtype, copy)
+
+
+def to_other(self, other, non_blocking=False, copy=False, memory_format=None):
+    return _to(self, other.device, other.dtype, copy)
+
+
+def to_dtype_layout(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, copy=False,
+                    memory_format=None):  # fmt: skip
+    return _to(self, device, dtype, copy)

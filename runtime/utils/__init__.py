@@ -1,0 +1,1 @@
+"""yaten.utils: hooks and (later) data loading."""

@@ -1,0 +1,189 @@
+"""Every op of the spec against torch: forward values/dtypes/shapes, gradients, error types.
+
+The samples come from ``op_samples`` (derived from each schema for pointwise ops), so adding a
+YAML entry adds its tests; ``test_every_op_has_samples`` fails for an op nobody gave samples.
+"""
+
+import numpy as np
+import pytest
+import torch
+from op_samples import EXPLICIT, NOT_SAMPLED, TORCH_NAME, differentiable, functional_ops, pointwise_samples
+
+import yaten
+
+POINTWISE_DTYPES = (np.float32, np.float64, np.int64, np.int32)
+FLOAT_TOL = {"float16": (1e-2, 1e-3), "float32": (1e-5, 1e-6), "float64": (1e-10, 1e-12)}
+
+
+def _cases():
+    cases = []
+    for fn in functional_ops():
+        if fn.name in NOT_SAMPLED:
+            continue
+        if fn.pointwise is not None:
+            for dt in POINTWISE_DTYPES:
+                for s in pointwise_samples(fn, dt):
+                    cases.append(pytest.param(fn, s, id=f"{fn.name}-{np.dtype(dt).name}-{s.label}"))
+        else:
+            for i, s in enumerate(EXPLICIT.get(fn.name, [])):
+                for dt in (np.float64, np.float32):
+                    cases.append(
+                        pytest.param(fn, _as_dtype(s, dt), id=f"{fn.name}-{i}-{np.dtype(dt).name}-{s.label}")
+                    )
+    return cases
+
+
+def _as_dtype(sample, dt):
+    def conv(v):
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f":
+            return v.astype(dt, order="K")
+        if isinstance(v, list):
+            return [conv(x) for x in v]
+        return v
+
+    return type(sample)(
+        tuple(conv(a) for a in sample.args), sample.kwargs, sample.label, sample.method, sample.grad
+    )
+
+
+def _convert(v, lib, requires_grad=False):
+    if isinstance(v, np.ndarray):
+        t = lib.from_numpy(v.copy(order="K"))
+        if requires_grad and v.dtype.kind == "f":
+            t.requires_grad_()
+        return t
+    if isinstance(v, list):
+        return [_convert(x, lib, requires_grad) for x in v]
+    if isinstance(v, str) and v in ("float32", "float64", "int64"):
+        return getattr(lib, v)
+    return v
+
+
+def _resolve(lib, path):
+    obj = lib
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _call(lib, fn, sample, requires_grad=False):
+    name = fn.schema.name.name
+    args = [_convert(a, lib, requires_grad) for a in sample.args]
+    kwargs = {k: _convert(v, lib) for k, v in sample.kwargs.items()}
+    if sample.method or "function" not in fn.variants:
+        return getattr(args[0], name)(*args[1:], **kwargs), args
+    path = TORCH_NAME.get(fn.name, name) if lib is torch else name
+    return _resolve(lib, path)(*args, **kwargs), args
+
+
+def _assert_same(y, t, what="output"):
+    if isinstance(t, torch.Tensor):
+        assert isinstance(y, yaten.Tensor), f"{what}: expected a Tensor, got {type(y).__name__}"
+        assert str(t.dtype) == f"torch.{y.dtype.name}", f"{what}: dtype {y.dtype} vs {t.dtype}"
+        assert tuple(y.shape) == tuple(t.shape), f"{what}: shape {tuple(y.shape)} vs {tuple(t.shape)}"
+        expected = t.detach().numpy()
+        got = y.detach().numpy()
+        if expected.dtype.kind == "f":
+            rtol, atol = FLOAT_TOL[expected.dtype.name]
+            np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+        else:
+            np.testing.assert_array_equal(got, expected, err_msg=what)
+    elif isinstance(t, (tuple, list)):
+        assert len(y) == len(t), f"{what}: {len(y)} outputs vs {len(t)}"
+        for i, (a, b) in enumerate(zip(y, t)):
+            _assert_same(a, b, f"{what}[{i}]")
+    else:
+        assert y == t, f"{what}: {y!r} vs {t!r}"
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("fn, sample", CASES)
+def test_forward_matches_torch(fn, sample):
+    try:
+        expected, _ = _call(torch, fn, sample)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            _call(yaten, fn, sample)
+        return
+    got, _ = _call(yaten, fn, sample)
+    _assert_same(got, expected)
+
+
+def _float64(sample):
+    return _as_dtype(sample, np.float64)
+
+
+def _grad_cases():
+    out = []
+    for p in CASES:
+        fn, sample = p.values
+        if differentiable(fn.name) and sample.grad and "float64" in p.id:
+            out.append(p)
+    return out
+
+
+def _outputs(result):
+    if isinstance(result, (tuple, list)):
+        return [r for r in result if isinstance(r, (yaten.Tensor, torch.Tensor)) and r.requires_grad]
+    return [result] if result.requires_grad else []
+
+
+@pytest.mark.parametrize("fn, sample", _grad_cases())
+def test_gradients_match_torch(fn, sample):
+    t_out, t_args = _call(torch, fn, sample, requires_grad=True)
+    y_out, y_args = _call(yaten, fn, sample, requires_grad=True)
+    t_outs, y_outs = _outputs(t_out), _outputs(y_out)
+    assert len(t_outs) == len(y_outs)
+    if not t_outs:
+        return
+    rng = np.random.default_rng(1)
+    weights = [rng.standard_normal(tuple(o.shape)) for o in t_outs]
+    sum(((o * torch.from_numpy(w)).sum() for o, w in zip(t_outs, weights)), torch.zeros(())).backward()
+    total = None
+    for o, w in zip(y_outs, weights):
+        term = (o * yaten.from_numpy(w)).sum()
+        total = term if total is None else total + term
+    total.backward()
+    flat_t = [a for a in _flatten(t_args) if isinstance(a, torch.Tensor) and a.requires_grad]
+    flat_y = [a for a in _flatten(y_args) if isinstance(a, yaten.Tensor) and a.requires_grad]
+    for i, (ty, yy) in enumerate(zip(flat_t, flat_y)):
+        if ty.grad is None:
+            assert yy.grad is None or not yy.grad.numpy().any(), f"input {i}: torch has no grad"
+            continue
+        assert yy.grad is not None, f"input {i}: yaten computed no gradient"
+        _assert_same(yy.grad, ty.grad, f"grad of input {i}")
+
+
+def _flatten(args):
+    for a in args:
+        if isinstance(a, list):
+            yield from a
+        else:
+            yield a
+
+
+@pytest.mark.parametrize("fn, sample", [p for p in _grad_cases() if "empty" not in p.id])
+def test_gradcheck(fn, sample):
+    args = [_convert(a, yaten, requires_grad=True) for a in sample.args]
+    kwargs = {k: _convert(v, yaten) for k, v in sample.kwargs.items()}
+    name = fn.schema.name.name
+    flat = [a for a in _flatten(args) if isinstance(a, yaten.Tensor) and a.requires_grad]
+
+    def func(*tensors):
+        it = iter(tensors)
+        rebuilt = [[next(it) if isinstance(x, yaten.Tensor) and x.requires_grad else x for x in a]
+                   if isinstance(a, list) else (next(it) if isinstance(a, yaten.Tensor) and a.requires_grad else a)
+                   for a in args]  # fmt: skip
+        if sample.method or "function" not in fn.variants:
+            return getattr(rebuilt[0], name)(*rebuilt[1:], **kwargs)
+        return getattr(yaten, name)(*rebuilt, **kwargs)
+
+    assert yaten.autograd.gradcheck(func, tuple(flat), eps=1e-6, atol=1e-5, rtol=1e-3)
+
+
+def test_every_op_has_samples():
+    missing = [fn.name for fn in functional_ops()
+               if fn.pointwise is None and fn.name not in EXPLICIT and fn.name not in NOT_SAMPLED]  # fmt: skip
+    assert not missing, f"add samples for these ops to tests/ops/op_samples.py: {missing}"
