@@ -115,6 +115,10 @@ class Derivative:
         if od is not None and not (isinstance(od, list) and all(isinstance(b, bool) for b in od)):
             raise ValueError("'output_differentiability' must be a list of True/False, one per output")
         entry.pop("result", None)  # forward-mode formulas: accepted, not used yet
+        if "dispatch" in entry:
+            raise ValueError(
+                "per-dispatch-key formulas ('dispatch:') are not supported; write the formulas under the entry"
+            )
         formulas = []
         for key, formula in entry.items():
             names = tuple(n.strip() for n in str(key).split(","))

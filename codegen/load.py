@@ -24,6 +24,7 @@ KERNEL_DIRS = {
 }
 FORMULA_HELPERS = "runtime/autograd/formulas.py"
 SCALAR_FUNCTIONS = "runtime/kernels/cpu/scalar.py"
+CUDA_SCALAR_FUNCTIONS = "runtime/kernels/cuda/scalar.py"  # the same names, for the CUDA kernels
 DIFFERENTIABLE_TYPES = ("Tensor", "Tensor?", "Tensor[]", "Tensor?[]")
 
 
@@ -46,38 +47,70 @@ class Spec:
         return None
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A YAML loader that records, for every mapping, its line and the line of each key."""
-
-    def construct_mapping(self, node, deep=False):
-        mapping = super().construct_mapping(node, deep=deep)
-        if "func" not in mapping and "name" not in mapping:
-            return mapping  # a nested mapping such as dispatch:
-        mapping["__line__"] = node.start_mark.line + 1
-        mapping["__lines__"] = {k.value: k.start_mark.line + 1 for k, _ in node.value if hasattr(k, "value")}
-        return mapping
+def _entry_label(raw: dict, key: str) -> str:
+    text = raw.get(key)
+    return text.split("(", 1)[0] if isinstance(text, str) else "<entry>"
 
 
-def _read_entries(path: Path, rel: str) -> list[dict]:
+def _check_duplicate_keys(entry: yaml.MappingNode, rel: str, head: str) -> None:
+    """PyYAML keeps the last of two equal keys silently; a spec entry must not lose one that way."""
+    label = next(
+        (
+            v.value.split("(", 1)[0]
+            for k, v in entry.value
+            if k.value == head and isinstance(v, yaml.ScalarNode)
+        ),
+        "<entry>",
+    )
+    todo = [entry]
+    while todo:
+        node = todo.pop()
+        first = {}
+        for k, v in node.value:
+            if isinstance(v, yaml.MappingNode):
+                todo.append(v)
+            if not isinstance(k, yaml.ScalarNode):
+                continue
+            if k.value in first:
+                raise SpecError(
+                    f"{rel}:{k.start_mark.line + 1}: {label}: key '{k.value}' is given twice "
+                    f"(first at line {first[k.value]}); keep one"
+                )
+            first[k.value] = k.start_mark.line + 1
+
+
+def _read_entries(path: Path, rel: str, head: str) -> list[dict]:
+    """The entries of a spec file, each mapping with its line (``__line__``) and its keys' lines
+    (``__lines__``). ``head`` is the key that starts an entry: ``func`` or ``name``."""
+    loader = yaml.SafeLoader(path.read_text())
     try:
-        data = yaml.load(path.read_text(), Loader=_LineLoader)
+        node = loader.get_single_node()
+        if isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                if isinstance(item, yaml.MappingNode):
+                    _check_duplicate_keys(item, rel, head)
+        data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark else 1
         raise SpecError(f"{rel}:{line}: <file>: not valid YAML ({getattr(e, 'problem', e)})") from None
+    finally:
+        loader.dispose()
     if data is None:
         return []
     if not isinstance(data, list):
-        raise SpecError(f"{rel}:1: <file>: the file must be a YAML list of entries ('- func: ...')")
-    for item in data:
+        raise SpecError(f"{rel}:1: <file>: the file must be a YAML list of entries ('- {head}: ...')")
+    for item, item_node in zip(data, node.value):
+        line = item_node.start_mark.line + 1
         if not isinstance(item, dict):
-            raise SpecError(f"{rel}:1: <file>: every list item must be a mapping, got {item!r}")
+            raise SpecError(
+                f"{rel}:{line}: <file>: every list item must be an entry ('- {head}: <schema>' and its keys), got {item!r}"
+            )
+        item["__line__"] = line
+        item["__lines__"] = {
+            k.value: k.start_mark.line + 1 for k, _ in item_node.value if isinstance(k, yaml.ScalarNode)
+        }
     return data
-
-
-def _entry_label(raw: dict, key: str) -> str:
-    text = raw.get(key)
-    return text.split("(", 1)[0] if isinstance(text, str) else "<entry>"
 
 
 @dataclass(frozen=True)
@@ -114,8 +147,11 @@ def _top_level_defs(path: Path) -> dict:
     return defs
 
 
-def _top_level_functions(path: Path) -> set[str]:
-    return set(_top_level_defs(path))
+def _public_functions(path: Path) -> tuple[str, ...]:
+    """The names ``from <module> import *`` brings in (the generated code imports them that way)."""
+    if not path.exists():
+        return ()
+    return tuple(sorted(n for n in _top_level_defs(path) if not n.startswith("_")))
 
 
 def _kernel_index(root: Path) -> dict:
@@ -161,7 +197,7 @@ def _check_kernel_params(fn: NativeFunction, key: str, kernel: KernelDef, rel: s
 def load(root: Path) -> Spec:
     nf_rel, d_rel = "spec/native_functions.yaml", "spec/derivatives.yaml"
     functions, seen = [], {}
-    for raw in _read_entries(root / nf_rel, nf_rel):
+    for raw in _read_entries(root / nf_rel, nf_rel, "func"):
         line = raw.pop("__line__")
         raw.pop("__lines__")
         try:
@@ -186,8 +222,8 @@ def load(root: Path) -> Spec:
                 )
             _check_kernel_params(fn, key, kernels[(key, kernel)], nf_rel)
 
-    scalar_path = root / SCALAR_FUNCTIONS
-    scalar_fns = tuple(sorted(_top_level_functions(scalar_path))) if scalar_path.exists() else ()
+    scalar_fns = _public_functions(root / SCALAR_FUNCTIONS)
+    cuda_scalar_fns = _public_functions(root / CUDA_SCALAR_FUNCTIONS)
     for fn in functions:
         if fn.pointwise is None:
             continue
@@ -202,6 +238,12 @@ def load(root: Path) -> Spec:
                     f"{nf_rel}:{fn.line}: {fn.name}: pointwise expression calls unknown function '{name}'; "
                     f"use one of the functions of {SCALAR_FUNCTIONS} or add it there"
                 )
+            if name not in cuda_scalar_fns:
+                raise SpecError(
+                    f"{nf_rel}:{fn.line}: {fn.name}: pointwise expression calls '{name}', which "
+                    f"{SCALAR_FUNCTIONS} defines but {CUDA_SCALAR_FUNCTIONS} does not; add it there too "
+                    "(the generated CUDA kernel calls it)"
+                )
         args = {a.name for a in fn.schema.flat_arguments}
         for name in unknown_names:
             if name not in args:
@@ -210,12 +252,11 @@ def load(root: Path) -> Spec:
                     f"of the schema ({', '.join(sorted(args))})"
                 )
 
-    helpers_path = root / FORMULA_HELPERS
-    helpers = tuple(sorted(_top_level_functions(helpers_path))) if helpers_path.exists() else ()
+    helpers = _public_functions(root / FORMULA_HELPERS)
     op_names = {fn.schema.name.name for fn in functions if "function" in fn.variants}
     by_name = {fn.name: fn for fn in functions}
     derivatives, seen_d = [], {}
-    for raw in _read_entries(root / d_rel, d_rel):
+    for raw in _read_entries(root / d_rel, d_rel, "name"):
         line = raw.pop("__line__")
         lines = raw.pop("__lines__")
         label = _entry_label(raw, "name")
@@ -232,8 +273,16 @@ def load(root: Path) -> Spec:
             raise SpecError(
                 f"{where}: schema differs from {nf_rel}:{fn.line}; write it exactly as '{fn.schema}'"
             )
+        od = d.output_differentiability
+        if od is not None and len(od) != len(d.schema.returns):
+            raise SpecError(
+                f"{where}: output_differentiability has {len(od)} entries but the schema has "
+                f"{len(d.schema.returns)} returns; give one True/False per return"
+            )
         if name in seen_d:
-            raise SpecError(f"{where}: second derivatives entry for '{name}' (first at line {seen_d[name]})")
+            raise SpecError(
+                f"{where}: second derivatives entry for '{name}' (first at line {seen_d[name]}); merge them into one"
+            )
         seen_d[name] = line
         _check_formulas(d, fn.schema, helpers, op_names, d_rel)
         derivatives.append(d)
@@ -258,7 +307,7 @@ def _check_formulas(d: Derivative, schema: FunctionSchema, helpers, op_names, re
             if name not in args:
                 raise SpecError(
                     f"{where}: formula for '{name}', which is not an argument of the schema "
-                    f"({', '.join(args)})"
+                    f"({', '.join(args)}); an entry's other keys are name, output_differentiability and result"
                 )
             if str(args[name].type) not in DIFFERENTIABLE_TYPES:
                 raise SpecError(

@@ -628,13 +628,6 @@ _zero__overloads = (
     _Overload("zero_", (), "zero_", None),
 )
 
-_to_overloads = (
-    _Overload("to", (('other', 'Tensor', _R, False), ('non_blocking', 'bool', False, False), ('copy', 'bool', False, False), ('memory_format', 'MemoryFormat?', None, False), ), "to_other", None),
-    _Overload("to", (('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ('non_blocking', 'bool', False, True), ('copy', 'bool', False, True), ('memory_format', 'MemoryFormat?', None, True), ), "to_dtype_layout", None),
-    _Overload("to", (('device', 'Device', _R, False), ('dtype', 'ScalarType', _R, False), ('non_blocking', 'bool', False, False), ('copy', 'bool', False, False), ('memory_format', 'MemoryFormat?', None, False), ), "to_device", None),
-    _Overload("to", (('dtype', 'ScalarType', _R, False), ('non_blocking', 'bool', False, False), ('copy', 'bool', False, False), ('memory_format', 'MemoryFormat?', None, False), ), "to_dtype", None),
-)
-
 _index_select_overloads = (
     _Overload("index_select", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ), "index_select", None),
 )
@@ -1272,10 +1265,6 @@ class TensorMethods:
     def zero_(self, *args, **kwargs):
         """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("zero_", _zero__overloads, args, kwargs, self)
-
-    def to(self, *args, **kwargs):
-        """Schema: ``to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)``"""
-        return _resolve("to", _to_overloads, args, kwargs, self)
 
     def index_select(self, *args, **kwargs):
         """Schema: ``index_select(Tensor self, int dim, Tensor index) -> Tensor``"""

@@ -455,18 +455,6 @@ class TensorMethods:
         """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
     def zero_(self) -> Tensor:
         """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
-    @overload
-    def to(self, other: Any, non_blocking: Any = False, copy: Any = False, memory_format: Any = None, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)``"""
-    @overload
-    def to(self, *, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: Any = None, non_blocking: Any = False, copy: Any = False, memory_format: Any = None, out: Tensor | None = None) -> Tensor:
-        """Schema: ``to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)``"""
-    @overload
-    def to(self, device: Any, dtype: Any, non_blocking: Any = False, copy: Any = False, memory_format: Any = None, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)``"""
-    @overload
-    def to(self, dtype: Any, non_blocking: Any = False, copy: Any = False, memory_format: Any = None, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)``"""
     def index_select(self, dim: Any, index: Any, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``index_select(Tensor self, int dim, Tensor index) -> Tensor``"""
     def gather(self, dim: Any, index: Any, *, sparse_grad: Any = False, out: Tensor | None = None) -> Tensor:

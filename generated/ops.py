@@ -41,10 +41,6 @@ from yaten.native.composite import (
 from yaten.native.copy import (
     copy_ as _native_copy_,
     to_copy as _native_to_copy,
-    to_device as _native_to_device,
-    to_dtype as _native_to_dtype,
-    to_dtype_layout as _native_to_dtype_layout,
-    to_other as _native_to_other,
 )
 from yaten.native.indexing import (
     index_put as _native_index_put,
@@ -245,9 +241,9 @@ _K_cat = {"cpu": _cpu_cat}
 _K_flip = {"cpu": _cpu_flip}
 _K_roll = {"cpu": _cpu_roll}
 _K_repeat = {"cpu": _cpu_repeat}
-_K_clone = {"cpu": _cpu_clone}
-_K_fill__Scalar = {"cpu": _cpu_fill_}
-_K_zero_ = {"cpu": _cpu_zero_}
+_K_clone = {"cpu": _cpu_clone, "cuda": _Lazy("yaten.kernels.cuda.copy", "clone")}
+_K_fill__Scalar = {"cpu": _cpu_fill_, "cuda": _Lazy("yaten.kernels.cuda.copy", "fill_")}
+_K_zero_ = {"cpu": _cpu_zero_, "cuda": _Lazy("yaten.kernels.cuda.copy", "zero_")}
 _K_index_select = {"cpu": _cpu_index_select}
 _K_gather = {"cpu": _cpu_gather}
 _K_scatter__src = {"cpu": _cpu_scatter_src_}
@@ -2687,26 +2683,6 @@ def _to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_bl
         node._saved_self_ = _Saved(self, False)
         _set_history(result, node)
     return result
-
-
-def to_dtype_layout(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, copy=False, memory_format=None):
-    """to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
-    return _native_to_dtype_layout(self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)
-
-
-def to_device(self, device, dtype, non_blocking=False, copy=False, memory_format=None):
-    """to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
-    return _native_to_device(self, device, dtype, non_blocking, copy, memory_format)
-
-
-def to_dtype(self, dtype, non_blocking=False, copy=False, memory_format=None):
-    """to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
-    return _native_to_dtype(self, dtype, non_blocking, copy, memory_format)
-
-
-def to_other(self, other, non_blocking=False, copy=False, memory_format=None):
-    """to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
-    return _native_to_other(self, other, non_blocking, copy, memory_format)
 
 
 def index_select(self, dim, index):

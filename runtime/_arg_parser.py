@@ -7,6 +7,7 @@ order, as PyTorch's PythonArgParser does, and a TypeError lists the signatures w
 
 import builtins
 import numbers
+import re
 
 from . import _device, _dtype
 from ._tensor import Tensor
@@ -39,39 +40,80 @@ def _scalar(v):
 _NO = object()
 
 
-def _check(type_str: str, v):
-    """``v`` converted for a parameter of schema type ``type_str``, or ``_NO`` when it does not fit."""
+def _tensor(v):
+    return v if isinstance(v, Tensor) else _NO
+
+
+def _int(v):
+    return int(v) if _is_int(v) else _NO
+
+
+def _float(v):
+    return builtins.float(v) if isinstance(v, numbers.Real) and not isinstance(v, builtins.bool) else _NO
+
+
+def _bool(v):
+    return v if isinstance(v, builtins.bool) else _NO
+
+
+def _str(v):
+    return v if isinstance(v, str) else _NO
+
+
+def _scalar_type(v):
+    return v if isinstance(v, _dtype.dtype) else _NO
+
+
+def _device_arg(v):
+    return _device.canonical(v) if isinstance(v, (_device.device, str, builtins.int)) else _NO
+
+
+def _tensor_list(optional: bool):
+    def check(v):
+        if isinstance(v, (tuple, list)) and all(isinstance(t, Tensor) or (optional and t is None) for t in v):
+            return list(v)
+        return _NO
+
+    return check
+
+
+def _float_list(v):
+    return tuple(builtins.float(x) for x in v) if isinstance(v, (tuple, list)) else _NO
+
+
+def _pass(v):
+    return v  # Layout, MemoryFormat, Generator: passed through
+
+
+_SIMPLE = {
+    "Tensor": _tensor, "int": _int, "SymInt": _int, "Scalar": _scalar, "float": _float, "bool": _bool,
+    "str": _str, "ScalarType": _scalar_type, "Device": _device_arg,
+}  # fmt: skip
+
+
+def checker(type_str: str):
+    """The function that converts a value for a parameter of schema type ``type_str`` (``_NO``: no fit).
+
+    Built once per parameter when an Overload is made, so a call does no string matching.
+    """
+    if type_str.endswith("?") and not type_str.endswith("]?"):
+        inner = checker(type_str[:-1])
+        return lambda v: None if v is None else inner(v)
     if type_str.endswith("?"):
-        if v is None:
-            return None
-        type_str = type_str[:-1]
-    if type_str == "Tensor":
-        return v if isinstance(v, Tensor) else _NO
-    if type_str in ("int", "SymInt"):
-        return int(v) if _is_int(v) else _NO
-    if type_str == "Scalar":
-        return _scalar(v)
-    if type_str == "float":
-        return builtins.float(v) if isinstance(v, numbers.Real) and not isinstance(v, builtins.bool) else _NO
-    if type_str == "bool":
-        return v if isinstance(v, builtins.bool) else _NO
-    if type_str == "str":
-        return v if isinstance(v, str) else _NO
-    if type_str == "ScalarType":
-        return v if isinstance(v, _dtype.dtype) else _NO
-    if type_str == "Device":
-        return _device.canonical(v) if isinstance(v, (_device.device, str, builtins.int)) else _NO
+        inner = checker(type_str[:-1])
+        return lambda v: None if v is None else inner(v)
+    if type_str in _SIMPLE:
+        return _SIMPLE[type_str]
     if type_str.endswith("]"):
         elem, _, size = type_str[:-1].partition("[")
         if elem in ("int", "SymInt"):
-            return _int_list(v, builtins.int(size) if size else None)
-        if elem in ("Tensor", "Tensor?") and isinstance(v, (tuple, list)):
-            ok = all(isinstance(t, Tensor) or (elem == "Tensor?" and t is None) for t in v)
-            return list(v) if ok else _NO
-        if elem == "float" and isinstance(v, (tuple, list)):
-            return tuple(builtins.float(x) for x in v)
-        return _NO
-    return v  # Layout, MemoryFormat, Generator: passed through
+            n = builtins.int(size) if size else None
+            return lambda v: _int_list(v, n)
+        if elem in ("Tensor", "Tensor?"):
+            return _tensor_list(elem == "Tensor?")
+        if elem == "float":
+            return _float_list
+    return _pass
 
 
 class Overload:
@@ -81,7 +123,8 @@ class Overload:
     bindings then import nothing generated, which keeps the generated modules free of cycles.
     """
 
-    __slots__ = ("_fn", "_out_fn", "fn_name", "name", "names", "npos", "out_fn_name", "params", "vararg_list")
+    __slots__ = ("_fn", "_out_fn", "checks", "defaults", "fn_name", "name", "names", "npos", "out_fn_name",
+                 "params", "vararg_list")  # fmt: skip
 
     def __init__(self, name: str, params: tuple, fn_name: str, out_fn_name: str | None = None):
         self.name = name
@@ -89,6 +132,8 @@ class Overload:
         self.fn_name = fn_name
         self.out_fn_name = out_fn_name
         self._fn = self._out_fn = None
+        self.checks = tuple(checker(p[1]) for p in params)
+        self.defaults = tuple(p[2] for p in params)
         self.npos = sum(1 for p in params if not p[3])
         self.names = {p[0]: i for i, p in enumerate(params)}
         # view(2, 3) and permute(1, 0): a last positional int-list parameter also takes bare ints.
@@ -107,33 +152,35 @@ class Overload:
         return self._out_fn
 
     def bind(self, args, kwargs):
-        params = self.params
-        if len(args) > self.npos:
+        """The converted arguments in schema order, or None when this signature does not fit."""
+        n = len(args)
+        if n > self.npos:
             lead = self.npos - 1
-            if self.vararg_list and lead >= 0 and all(_is_int(a) for a in args[lead:]):
-                args = (*args[:lead], tuple(args[lead:]))
-            else:
+            if not (self.vararg_list and all(_is_int(a) for a in args[lead:])):
                 return None
-        values = [REQUIRED] * len(params)
-        for i, a in enumerate(args):
-            values[i] = a
-        for k, v in kwargs.items():
-            i = self.names.get(k)
-            if i is None or values[i] is not REQUIRED:
-                return None
-            values[i] = v
+            args = (*args[:lead], tuple(args[lead:]))
+            n = len(args)
+        checks = self.checks
         out = []
-        for (_, type_str, default, _), v in zip(params, values):
-            if v is REQUIRED:
-                if default is REQUIRED:
-                    return None
-                out.append(default)
-                continue
-            c = _check(type_str, v)
+        for i in range(n):
+            c = checks[i](args[i])
             if c is _NO:
                 return None
             out.append(c)
-        return out
+        used = 0
+        for i in range(n, len(checks)):
+            name = self.params[i][0]
+            if name in kwargs:
+                c = checks[i](kwargs[name])
+                if c is _NO:
+                    return None
+                out.append(c)
+                used += 1
+            elif self.defaults[i] is REQUIRED:
+                return None
+            else:
+                out.append(self.defaults[i])
+        return out if used == len(kwargs) else None
 
     def describe(self) -> str:
         parts, star = [], False
@@ -141,7 +188,7 @@ class Overload:
             if kwonly and not star:
                 parts.append("*")
                 star = True
-            shown = type_str.replace("Scalar", "Number")
+            shown = re.sub(r"\bScalar\b", "Number", type_str)
             parts.append(f"{shown} {name}" + ("" if default is REQUIRED else f" = {default}"))
         return f"({', '.join(parts)})"
 

@@ -13,7 +13,7 @@ class Lazy:
         self.name = name
         self._fn = None
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):  # kernels take an argument named self
         fn = self._fn
         if fn is None:
             fn = self._fn = getattr(importlib.import_module(self.module), self.name)

@@ -81,3 +81,6 @@ def set_default_dtype(d: dtype) -> None:
     if not isinstance(d, dtype) or d not in (float32, float64, float16):
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")
     _Default.value = d
+    from ._pointwise import clear_plans  # promotion results that used the old default
+
+    clear_plans()

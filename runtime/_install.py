@@ -15,6 +15,7 @@ def install(namespace: dict) -> None:
         for name in mod.__all__:
             namespace[name] = getattr(mod, name)
     from . import (  # noqa: F401 - attach operators, expose subpackages
+        _conversions,
         _indexing,
         _operators,
         autograd,

@@ -13,10 +13,28 @@ from . import _dtype as D
 from ._promotion import can_cast, result_type_of
 
 
-class PointwiseOp:
-    """One elementwise overload: its generated kernels and how its dtypes are derived."""
+class _Plan:
+    """What one combination of argument dtypes needs: result/compute dtypes, casts, the ufunc."""
 
-    __slots__ = ("_cpu_fn", "_cuda", "_ufuncs", "alpha", "dtypes", "kind", "name", "promote", "tensors")
+    __slots__ = ("casts", "ct", "result_alloc", "rt", "ufunc")
+
+    def __init__(self, rt, ct, casts, result_alloc):
+        self.rt = rt
+        self.ct = ct
+        self.casts = casts  # (position, NumPy dtype) of the tensor arguments to convert first
+        self.ufunc = None  # the cpu ufunc, built on first use on cpu
+        self.result_alloc = result_alloc  # the kernel computes in ct but the result is rt (float16)
+
+
+class PointwiseOp:
+    """One elementwise overload: its generated kernels and how its dtypes are derived.
+
+    Everything that depends only on the argument dtypes (promotion, checks, casts, the ufunc) is
+    worked out once per combination and kept in a plan, so a call is a dict lookup and the loop.
+    """
+
+    __slots__ = ("_cpu_fn", "_cuda", "_plans", "alpha", "dtypes", "kind", "name", "promote",
+                 "tensors")  # fmt: skip
 
     def __init__(self, name: str, cpu_fn, tensors: tuple, promote: tuple, kind: str, dtypes: str = "all",
                  alpha: int | None = None):  # fmt: skip
@@ -27,8 +45,9 @@ class PointwiseOp:
         self.dtypes = dtypes  # input dtypes the op is defined for: all, floating, no_bool
         self.alpha = alpha  # position of an ``alpha`` scale, which must fit the promoted dtype
         self._cpu_fn = cpu_fn
-        self._ufuncs = {}
         self._cuda = None
+        self._plans = {}
+        _ALL.append(self)
 
     def result_dtypes(self, args):
         """(result dtype, compute dtype) for these arguments."""
@@ -54,49 +73,55 @@ class PointwiseOp:
             return D.bool, ct
         return rt, ct
 
+    def _plan(self, args) -> _Plan:
+        rt, ct = self.result_dtypes(args)
+        # Python numbers go to the ufunc as they are (NumPy converts them to the loop's type);
+        # tensors of another dtype than the compute dtype are converted first.
+        casts = tuple((i, ct.np) for i in self.tensors if i in self.promote and args[i].dtype != ct.np)
+        return _Plan(rt, ct, casts, rt is not ct and self.kind != "always_bool")
+
     def __call__(self, device, args, out=None):
         """The result array of this op on ``args`` (schema order); written into ``out`` if given."""
-        rt, ct = self.result_dtypes(args)
+        # The plan depends on each tensor's dtype and whether it is 0-d, and on each number's type.
+        key = tuple([(a.dtype, a.ndim == 0) if a.__class__ is np.ndarray else a.__class__ for a in args])
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._plan(args)
         if out is not None:
             out_dt = D.BY_NP[out.dtype]
-            if not can_cast(rt, out_dt):
+            if not can_cast(plan.rt, out_dt):
                 raise RuntimeError(
-                    f"result type {_legacy(rt)} can't be cast to the desired output type {_legacy(out_dt)}"
+                    f"result type {_legacy(plan.rt)} can't be cast to the desired output type {_legacy(out_dt)}"
                 )
         if device.type == "cuda":
-            return self._cuda_kernel()(args, self.tensors, rt, ct, out)
-        ufunc = self._ufunc(args, ct, rt)
-        cnp = ct.np
-        call = []
-        for i, a in enumerate(args):
-            if i in self.tensors:
-                call.append(a if (a.dtype == cnp or i not in self.promote) else a.astype(cnp))
-            else:
-                call.append(cnp.type(a))
+            return self._cuda_kernel()(args, self.tensors, plan.rt, plan.ct, out)
+        ufunc = plan.ufunc or self._build_ufunc(plan, args)
+        call = args
+        if plan.casts:
+            call = list(args)
+            for i, dt in plan.casts:
+                call[i] = call[i].astype(dt)
         if out is not None:
             _check_inplace_shape(out, call, self.tensors)
             ufunc(*call, out=out, casting="unsafe")
             return out
-        if rt is not ct and self.kind != "always_bool":
+        if plan.result_alloc:
             shape = np.broadcast_shapes(*(call[i].shape for i in self.tensors))
-            res = np.empty(shape, rt.np)
+            res = np.empty(shape, plan.rt.np)
             ufunc(*call, out=res, casting="unsafe")
             return res
         res = ufunc(*call)
-        return res if type(res) is np.ndarray else np.asarray(res)
+        return res if res.__class__ is np.ndarray else np.asarray(res)
 
-    def _ufunc(self, args, ct, rt):
-        key = (ct, tuple(args[i].dtype for i in self.tensors if i not in self.promote))
-        u = self._ufuncs.get(key)
-        if u is None:
-            from .kernels.cpu.vectorize import build_ufunc
+    def _build_ufunc(self, plan, args):
+        from .kernels.cpu.vectorize import build_ufunc
 
-            types = []
-            for i, a in enumerate(args):
-                types.append(a.dtype.name if (i in self.tensors and i not in self.promote) else ct.np.name)
-            ret = "bool" if self.kind == "always_bool" else ct.np.name
-            u = self._ufuncs[key] = build_ufunc(self._cpu_fn, ret, types)
-        return u
+        ct = plan.ct.np.name
+        types = [
+            a.dtype.name if (i in self.tensors and i not in self.promote) else ct for i, a in enumerate(args)
+        ]
+        plan.ufunc = build_ufunc(self._cpu_fn, "bool" if self.kind == "always_bool" else ct, types)
+        return plan.ufunc
 
     def _cuda_kernel(self):
         if self._cuda is None:
@@ -104,6 +129,14 @@ class PointwiseOp:
             fn = getattr(importlib.import_module("yaten._generated.pointwise_cuda"), self.name + "_kernel")
             self._cuda = mod.launcher(fn)
         return self._cuda
+
+
+_ALL = []  # every PointwiseOp, so that their plans can be dropped when the default dtype changes
+
+
+def clear_plans() -> None:
+    for op in _ALL:
+        op._plans.clear()
 
 
 def _check_alpha(alpha, dtype) -> None:
@@ -114,6 +147,8 @@ def _check_alpha(alpha, dtype) -> None:
 
 
 def _check_inplace_shape(out, call, tensors) -> None:
+    if all(call[i].shape == out.shape for i in tensors):
+        return
     shape = np.broadcast_shapes(out.shape, *(call[i].shape for i in tensors))
     if shape != out.shape:
         raise RuntimeError(

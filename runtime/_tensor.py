@@ -10,7 +10,6 @@ import numpy as np
 from . import _device as _dev
 from . import _dtype as D
 from ._backend import backend
-from ._dims import wrap_dim
 from ._storage import UntypedStorage
 
 
@@ -66,6 +65,7 @@ class Tensor:
         "_retains_grad",
         "_rg",
         "_storage",
+        "_strides",
         "_vc",
         "grad_fn",
     )  # fmt: skip
@@ -86,7 +86,7 @@ class Tensor:
     def size(self, dim: int | None = None):
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     @property
     def dtype(self) -> D.dtype:
@@ -121,19 +121,34 @@ class Tensor:
     def element_size(self) -> int:
         return self._dtype.itemsize
 
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """``numel() * element_size()``: the bytes of the elements, not of the storage behind them."""
+        return self._data.size * self._dtype.itemsize
+
     def stride(self, dim: int | None = None):
-        item = self._dtype.itemsize
-        st = tuple(s // item for s in self._data.strides)
-        return st if dim is None else st[wrap_dim(dim, len(st))]
+        if self._data.size == 0:
+            # NumPy zeroes the strides of empty arrays; PyTorch keeps them (fresh: contiguous, 0 as 1).
+            st = self._strides or contiguous_strides(self._data.shape)
+        else:
+            item = self._dtype.itemsize
+            st = tuple([s // item for s in self._data.strides])
+        return st if dim is None else st[_wrap_dim(dim, len(st))]
 
     def storage_offset(self) -> int:
         return self._offset
 
     def is_contiguous(self, memory_format=None) -> bool:
+        if self._data.size == 0:
+            return True
         expected = 1
         for n, s in zip(reversed(self._data.shape), reversed(self.stride())):
             if n != 1 and s != expected:
-                return n == 0 or self._data.size == 0
+                return False
             expected *= n
         return True
 
@@ -144,13 +159,93 @@ class Tensor:
         return False
 
     def untyped_storage(self) -> UntypedStorage:
-        root = self._base if self._base is not None else self
-        if root._storage is None:
-            root._storage = UntypedStorage(backend(root._device).flat_bytes(root._data), root._device)
-        return root._storage
+        """The storage this tensor looks into; every view of it (and ``set_`` sharers) return the same one.
+
+        >>> import yaten
+        >>> x = yaten.arange(6.0)
+        >>> x.untyped_storage().data_ptr() == x[2:].untyped_storage().data_ptr()
+        True
+        """
+        s = self._storage
+        if s is None:
+            root = self._base if self._base is not None else self
+            s = root._storage
+            if s is None:
+                s = root._storage = UntypedStorage(backend(root._device).flat_bytes(root._data), root._device)
+            self._storage = s
+        return s
 
     def data_ptr(self) -> int:
         return self.untyped_storage().data_ptr() + self._offset * self._dtype.itemsize
+
+    def set_(self, source=None, storage_offset=None, size=None, stride=None) -> "Tensor":
+        """Make this tensor look into ``source``'s storage (a Tensor or an UntypedStorage), as ``torch.Tensor.set_``.
+
+        With no source the tensor becomes empty. Unlike PyTorch, a storage is never grown to fit
+        ``size``: views of it would keep the old memory, so an out-of-bounds request is an error.
+
+        >>> import yaten
+        >>> a, b = yaten.zeros(2), yaten.arange(4.0)
+        >>> a.set_(b).tolist(), a.data_ptr() == b.data_ptr()
+        ([0.0, 1.0, 2.0, 3.0], True)
+        >>> a.set_(b.untyped_storage(), 1, (2,), (2,)).tolist()
+        [1.0, 3.0]
+        """
+        from .autograd.grad_mode import STATE
+        from .autograd.record import check_inplace
+
+        item = self._dtype.itemsize
+        if isinstance(source, Tensor):
+            if source._dtype is not self._dtype:
+                raise RuntimeError(
+                    f"Could not set tensor of type {D.TYPEID_NAME[source._dtype]} to a tensor of type "
+                    f"{D.TYPEID_NAME[self._dtype]}"
+                )
+            storage = source.untyped_storage()
+            if size is None and storage_offset is None:
+                size, stride, storage_offset = source.shape, source.stride(), source._offset
+        elif isinstance(source, UntypedStorage):
+            storage = source
+            if size is None and storage_offset is None:
+                size, storage_offset = (storage.nbytes() // item,), 0
+        elif source is None and storage_offset is None and size is None and stride is None:
+            storage = UntypedStorage(backend(self._device).empty((0,), np.uint8), self._device)
+            size, storage_offset = (0,), 0
+        else:
+            raise _set_type_error(source, storage_offset, size, stride)
+        if size is None or not isinstance(storage_offset, int):
+            raise _set_type_error(source, storage_offset, size, stride)
+        size = tuple(size)
+        stride = contiguous_strides(size) if stride is None else tuple(stride)
+        if len(size) != len(stride):
+            raise RuntimeError(f"unequal size length ({len(size)}) and stride length ({len(stride)})")
+        if storage.device != self._device:
+            raise RuntimeError(
+                f'Attempted to set the storage of a tensor on device "{self._device}" to a storage on different '
+                f'device "{storage.device}".  This is no longer allowed; the devices must match.'
+            )
+        if any(s < 0 for s in stride):
+            raise RuntimeError(
+                f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}"
+            )
+        check_in_bounds(storage, item, size, stride, storage_offset)
+        source_rg = isinstance(source, Tensor) and source._rg
+        if STATE.enabled:
+            check_inplace(self)
+        self._data = _strided(storage, self._dtype, size, stride, storage_offset)
+        self._storage = storage
+        self._offset = storage_offset
+        self._strides = stride if 0 in size else None
+        self._vc[0] += 1
+        if STATE.enabled and (self._rg or source_rg):
+            from .autograd.node import not_implemented
+
+            not_implemented(self, "set_", (self, source if source_rg else None))
+        return self
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
 
     @property
     def _version(self) -> int:

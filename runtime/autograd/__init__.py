@@ -1,6 +1,9 @@
 """yaten.autograd: reverse-mode differentiation (``backward``, ``grad``) over the Node graph."""
 
+import numpy as np
+
 from .. import _tensor as T
+from .._backend import backend
 from .engine import run_backward
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -35,11 +38,9 @@ def _root_grads(outputs, grad_outputs, create_graph: bool):
         if not o._rg:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         if g is None:
-            if o.numel() != 1:
+            if o._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            from .. import ones_like
-
-            g = ones_like(o)
+            g = T.wrap(backend(o._device).from_host(np.ones(o._data.shape, o._dtype.np)), o._device)
         elif isinstance(g, T.Tensor):
             if g.shape != o.shape:
                 raise RuntimeError(

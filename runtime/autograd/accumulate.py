@@ -6,15 +6,17 @@ from .grad_mode import STATE
 def accumulate_grad(variable, grad) -> None:
     if grad is None:
         return
+    from .._generated import ops
+
     old = variable._grad
     if old is None:
         # The incoming tensor may also be another leaf's gradient or the caller's: keep a copy.
         # Under create_graph the copy keeps its history so the gradient can be differentiated.
-        variable._grad = grad.clone() if STATE.enabled else grad.detach().clone()
+        variable._grad = ops.clone(grad)
     elif STATE.enabled or old._rg:
-        variable._grad = old + grad
+        variable._grad = ops.add_Tensor(old, grad)
     else:
-        old.add_(grad)
+        ops.add__Tensor(old, grad)
     ref = variable._acc
     node = ref() if ref is not None else None
     if node is not None and node._post_acc_hooks:

@@ -60,7 +60,7 @@ def _call_node(node, grads):
             res = hook(tuple(grads))
             if res is not None:
                 grads = list(res)
-    if all(g is None for g in grads) and not isinstance(node, AccumulateGrad):
+    if grads.count(None) == len(grads) and not isinstance(node, AccumulateGrad):
         out = (None,) * len(node.next_functions)
     else:
         out = node.apply(grads)

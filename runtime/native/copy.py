@@ -1,7 +1,5 @@
 """Copies between tensors, dtypes and devices (the only place data crosses devices)."""
 
-import yaten
-
 from .. import _device as _dev
 from .._backend import backend
 from .._tensor import wrap
@@ -36,28 +34,3 @@ def to_copy(
         return wrap(to_dtype(self._data, dtype.np), device)
     host = self._host().astype(dtype.np)
     return wrap(_host_to(device, host) if device.type != "cpu" else host, device)
-
-
-def _to(self, device, dtype, copy):
-    device = self._device if device is None else _dev.canonical(device)
-    dtype = self._dtype if dtype is None else dtype
-    if not copy and device == self._device and dtype is self._dtype:
-        return self
-    return yaten._generated.ops._to_copy(self, dtype=dtype, device=device)
-
-
-def to_dtype(self, dtype, non_blocking=False, copy=False, memory_format=None):
-    return _to(self, None, dtype, copy)
-
-
-def to_device(self, device, dtype, non_blocking=False, copy=False, memory_format=None):
-    return _to(self, device, dtype, copy)
-
-
-def to_other(self, other, non_blocking=False, copy=False, memory_format=None):
-    return _to(self, other.device, other.dtype, copy)
-
-
-def to_dtype_layout(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, copy=False,
-                    memory_format=None):  # fmt: skip
-    return _to(self, device, dtype, copy)

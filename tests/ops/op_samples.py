@@ -233,8 +233,6 @@ EXPLICIT = {
 # Overloads that are not user-facing or whose samples live elsewhere (with the reason).
 NOT_SAMPLED = {
     "_gelu_erf": "reached through gelu", "_gelu_tanh": "reached through gelu",
-    "to.dtype_layout": "tests/runtime", "to.device": "tests/runtime", "to.dtype": "tests/runtime",
-    "to.other": "tests/runtime",
 }  # fmt: skip
 
 # Where torch keeps the ops it has outside the torch namespace (overload name -> callable path).

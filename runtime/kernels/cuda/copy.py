@@ -172,3 +172,17 @@ def _overlap(a, b) -> bool:
         return False
     pa, pb = memory.data_ptr(a), memory.data_ptr(b)
     return pa < pb + lb and pb < pa + la
+
+
+def clone(self, memory_format=None):
+    """A new C-contiguous copy of ``self`` (the device twin of the CPU ``clone``)."""
+    return copy_into(memory.empty(self.shape, self.dtype), self)
+
+
+def fill_(self, value):
+    """Write ``value`` into every element of the view ``self``."""
+    copy_into(self, memory.from_host(np.asarray(value).astype(self.dtype)))
+
+
+def zero_(self):
+    fill_(self, 0)
