@@ -1,5 +1,7 @@
 """device objects: ``yaten.device('cuda:0')``."""
 
+import builtins
+
 
 class device:
     """Where a tensor's storage lives, as ``torch.device``.
@@ -18,14 +20,26 @@ class device:
         if isinstance(type, int):
             type, index = "cuda", type
         if not isinstance(type, str):
-            raise TypeError(f"device() received an invalid combination of arguments - got ({type!r})")
+            got = builtins.type(type).__name__
+            raise TypeError(
+                f"device() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                " * (yaten.device device)\n"
+                f"      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+                " * (str type, int index = -1)\n"
+            )
+        if index is not None and not isinstance(index, int):
+            raise TypeError(
+                f"device(): argument 'index' (position 2) must be int, not {builtins.type(index).__name__}"
+            )
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         if ":" in type:
             if index is not None:
                 raise RuntimeError(
                     f"type (string) must not include an index because index was passed explicitly: {type}"
                 )
             type, _, idx = type.partition(":")
-            if not idx.isdigit():
+            if not idx.isdigit() or (idx.startswith("0") and idx != "0"):
                 raise RuntimeError(f"Invalid device string: '{type}:{idx}'")
             index = int(idx)
         if type not in ("cpu", "cuda", "meta"):
@@ -36,9 +50,10 @@ class device:
         self.index = index
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and self.type == other.type and self.index == other.index
+        # As torch.device: equal only to a device (``device("cpu") == "cpu"`` is False).
+        if not isinstance(other, device):
+            return NotImplemented
+        return self.type == other.type and self.index == other.index
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
@@ -67,4 +82,6 @@ def canonical(d) -> device:
         return CUDA0
     if d.type == "cuda" and d.index != 0:
         raise RuntimeError(f"CUDA error: invalid device ordinal {d.index}")
+    if d.type == "meta":
+        raise NotImplementedError("yaten has no 'meta' device yet: tensors live on 'cpu' or 'cuda'")
     return CPU if d.type == "cpu" else d

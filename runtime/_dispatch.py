@@ -2,6 +2,8 @@
 
 import importlib
 
+from ._device import CPU
+
 
 class Lazy:
     """A kernel imported on first call (cuda kernels must not load numba.cuda at import time)."""
@@ -22,7 +24,7 @@ class Lazy:
 
 def common_device(op: str, *tensors):
     """The device all tensor arguments share; PyTorch's RuntimeError when they differ."""
-    dev = None
+    dev = None  # no tensor at all (an empty list): the kernel reports it, on the cpu
     for t in tensors:
         if t is None:
             continue
@@ -34,7 +36,7 @@ def common_device(op: str, *tensors):
                 f"Expected all tensors to be on the same device, but found at least two devices, {dev} and {d}! "
                 f"(when checking argument for {op})"
             )
-    return dev
+    return CPU if dev is None else dev
 
 
 def kernel(table: dict, device, op: str):

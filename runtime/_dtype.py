@@ -49,6 +49,16 @@ ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
 ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32, "long": int64}
 BY_NP = {d.np: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
+# PyTorch's legacy names (``FloatTensor``) and the C++ type names its errors print (``long int``).
+LEGACY_NAME = {
+    bool: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int", int64: "Long",
+    float16: "Half", float32: "Float", float64: "Double",
+}  # fmt: skip
+BY_LEGACY_NAME = {v: k for k, v in LEGACY_NAME.items()}
+TYPEID_NAME = {
+    bool: "bool", uint8: "unsigned char", int8: "signed char", int16: "short int", int32: "int",
+    int64: "long int", float16: "c10::Half", float32: "float", float64: "double",
+}  # fmt: skip
 
 
 def from_np(np_dtype) -> dtype:

@@ -2,6 +2,7 @@
 
 import warnings
 
+from ._dtype import LEGACY_NAME
 from ._promotion import can_cast
 
 
@@ -17,8 +18,8 @@ def write_out(name: str, out, result):
         )
     if not can_cast(result._dtype, out._dtype):
         raise RuntimeError(
-            f"result type {result._dtype.name.capitalize()} can't be cast to the desired output type "
-            f"{out._dtype.name.capitalize()}"
+            f"result type {LEGACY_NAME[result._dtype]} can't be cast to the desired output type "
+            f"{LEGACY_NAME[out._dtype]}"
         )
     if out.shape != result.shape:
         if out.numel() != 0:

@@ -10,7 +10,7 @@ import importlib
 import numpy as np
 
 from . import _dtype as D
-from ._promotion import can_cast, result_type_of
+from ._promotion import can_cast, infer_size, result_type_of
 
 
 class _Plan:
@@ -33,8 +33,19 @@ class PointwiseOp:
     worked out once per combination and kept in a plan, so a call is a dict lookup and the loop.
     """
 
-    __slots__ = ("_cpu_fn", "_cuda", "_plans", "alpha", "dtypes", "kind", "name", "promote",
-                 "tensors")  # fmt: skip
+    __slots__ = (
+        "_cpu_fn",
+        "_cuda",
+        "_is_tensor",
+        "_plans",
+        "alpha",
+        "dtypes",
+        "kind",
+        "multi_tensor",
+        "name",
+        "promote",
+        "tensors",
+    )  # fmt: skip
 
     def __init__(self, name: str, cpu_fn, tensors: tuple, promote: tuple, kind: str, dtypes: str = "all",
                  alpha: int | None = None):  # fmt: skip
@@ -47,6 +58,8 @@ class PointwiseOp:
         self._cpu_fn = cpu_fn
         self._cuda = None
         self._plans = {}
+        self.multi_tensor = len(tensors) > 1
+        self._is_tensor = tuple(i in tensors for i in range(max((*tensors, *promote, alpha or 0)) + 1))
         _ALL.append(self)
 
     def result_dtypes(self, args):
@@ -60,7 +73,7 @@ class PointwiseOp:
                 scalars.append(a)
         rt = result_type_of(tensors, scalars)
         if (self.dtypes == "floating" and rt.kind != "f") or (self.dtypes == "no_bool" and rt is D.bool):
-            raise NotImplementedError(f"\"{self.name}\" not implemented for '{_legacy(rt)}'")
+            raise NotImplementedError(f"\"{self.name}\" not implemented for '{D.LEGACY_NAME[rt]}'")
         if self.alpha is not None:
             _check_alpha(args[self.alpha], rt)
         kind = self.kind
@@ -83,7 +96,7 @@ class PointwiseOp:
     def __call__(self, device, args, out=None):
         """The result array of this op on ``args`` (schema order); written into ``out`` if given."""
         # The plan depends on each tensor's dtype and whether it is 0-d, and on each number's type.
-        key = tuple([(a.dtype, a.ndim == 0) if a.__class__ is np.ndarray else a.__class__ for a in args])
+        key = tuple([(a.dtype, a.ndim == 0) if t else a.__class__ for a, t in zip(args, self._is_tensor)])
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._plan(args)
@@ -91,12 +104,14 @@ class PointwiseOp:
             out_dt = D.BY_NP[out.dtype]
             if not can_cast(plan.rt, out_dt):
                 raise RuntimeError(
-                    f"result type {_legacy(plan.rt)} can't be cast to the desired output type {_legacy(out_dt)}"
+                    f"result type {D.LEGACY_NAME[plan.rt]} can't be cast to the desired output type {D.LEGACY_NAME[out_dt]}"
                 )
         if device.type == "cuda":
             return self._cuda_kernel()(args, self.tensors, plan.rt, plan.ct, out)
         ufunc = plan.ufunc or self._build_ufunc(plan, args)
         call = args
+        if self.multi_tensor:
+            _check_broadcast(args, self.tensors)
         if plan.casts:
             call = list(args)
             for i, dt in plan.casts:
@@ -146,6 +161,13 @@ def _check_alpha(alpha, dtype) -> None:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
 
 
+def _check_broadcast(args, tensors) -> None:
+    """PyTorch's RuntimeError for shapes that do not broadcast (NumPy would raise ValueError)."""
+    first = args[tensors[0]].shape
+    if any(args[i].shape != first for i in tensors):
+        infer_size(*(args[i].shape for i in tensors))
+
+
 def _check_inplace_shape(out, call, tensors) -> None:
     if all(call[i].shape == out.shape for i in tensors):
         return
@@ -154,11 +176,3 @@ def _check_inplace_shape(out, call, tensors) -> None:
         raise RuntimeError(
             f"output with shape {list(out.shape)} doesn't match the broadcast shape {list(shape)}"
         )
-
-
-_LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-           "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}  # fmt: skip
-
-
-def _legacy(dt) -> str:
-    return _LEGACY[dt.name]

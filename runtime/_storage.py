@@ -30,8 +30,29 @@ class UntypedStorage:
     def data_ptr(self) -> int:
         return backend(self.device).data_ptr(self._buf)
 
+    def element_size(self) -> int:
+        return 1
+
     def __getitem__(self, i):
-        return int(backend(self.device).to_host(self._buf[i : i + 1])[0]) if isinstance(i, int) else None
+        """A byte as an int, or (for a slice) a storage sharing these bytes, as torch.
+
+        >>> import yaten
+        >>> s = yaten.arange(3, dtype=yaten.uint8).untyped_storage()
+        >>> s[-1], s[0:2].tolist()
+        (2, [0, 1])
+        """
+        n = self._buf.shape[0]
+        if isinstance(i, slice):
+            start, stop, step = i.indices(n)
+            if step != 1:
+                raise RuntimeError("slicing a storage with a step is not supported")
+            return UntypedStorage(self._buf[start : max(start, stop)], self.device)
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise TypeError(f"can't index a yaten.UntypedStorage with {type(i).__name__}")
+        if not -n <= i < n:
+            raise IndexError(f"index {i} out of range for storage of size {n}")
+        i %= n
+        return int(backend(self.device).to_host(self._buf[i : i + 1])[0])
 
     def tolist(self) -> list:
         return backend(self.device).to_host(self._buf).tolist()

@@ -5,11 +5,14 @@ device array on cuda) whose shape and strides are the tensor's. Views share thei
 and version counter; ``_base`` is that root. Ops and methods are attached by the generated layer.
 """
 
+import warnings
+
 import numpy as np
 
 from . import _device as _dev
 from . import _dtype as D
 from ._backend import backend
+from ._dims import wrap_dim
 from ._storage import UntypedStorage
 
 
@@ -131,9 +134,8 @@ class Tensor:
         return self._data.size * self._dtype.itemsize
 
     def stride(self, dim: int | None = None):
-        if self._data.size == 0:
-            # NumPy zeroes the strides of empty arrays; PyTorch keeps them (fresh: contiguous, 0 as 1).
-            st = self._strides or contiguous_strides(self._data.shape)
+        if self._strides is not None:
+            st = self._strides  # an empty view: NumPy zeroes the strides of empty arrays, PyTorch keeps them
         else:
             item = self._dtype.itemsize
             st = tuple([s // item for s in self._data.strides])
@@ -176,6 +178,8 @@ class Tensor:
         return s
 
     def data_ptr(self) -> int:
+        if self._data.size == 0:
+            return 0  # as PyTorch: an empty tensor has no first element to point at
         return self.untyped_storage().data_ptr() + self._offset * self._dtype.itemsize
 
     def set_(self, source=None, storage_offset=None, size=None, stride=None) -> "Tensor":
@@ -195,6 +199,9 @@ class Tensor:
         from .autograd.record import check_inplace
 
         item = self._dtype.itemsize
+        whole = storage_offset is None and size is None and stride is None
+        if not whole and (storage_offset is None or size is None or not isinstance(storage_offset, int)):
+            raise _set_type_error(source, storage_offset, size, stride)
         if isinstance(source, Tensor):
             if source._dtype is not self._dtype:
                 raise RuntimeError(
@@ -202,18 +209,20 @@ class Tensor:
                     f"{D.TYPEID_NAME[self._dtype]}"
                 )
             storage = source.untyped_storage()
-            if size is None and storage_offset is None:
+            if whole:
                 size, stride, storage_offset = source.shape, source.stride(), source._offset
+            elif not source.is_contiguous():
+                raise RuntimeError("passed in tensor to be used as storage must be contiguous")
+            else:
+                storage_offset += source._offset  # as PyTorch: counted from the source's first element
         elif isinstance(source, UntypedStorage):
             storage = source
-            if size is None and storage_offset is None:
+            if whole:
                 size, storage_offset = (storage.nbytes() // item,), 0
-        elif source is None and storage_offset is None and size is None and stride is None:
+        elif source is None and whole:
             storage = UntypedStorage(backend(self._device).empty((0,), np.uint8), self._device)
             size, storage_offset = (0,), 0
         else:
-            raise _set_type_error(source, storage_offset, size, stride)
-        if size is None or not isinstance(storage_offset, int):
             raise _set_type_error(source, storage_offset, size, stride)
         size = tuple(size)
         stride = contiguous_strides(size) if stride is None else tuple(stride)
@@ -224,7 +233,7 @@ class Tensor:
                 f'Attempted to set the storage of a tensor on device "{self._device}" to a storage on different '
                 f'device "{storage.device}".  This is no longer allowed; the devices must match.'
             )
-        if any(s < 0 for s in stride):
+        if any(s < 0 for s in stride) or any(n < 0 for n in size):
             raise RuntimeError(
                 f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}"
             )
@@ -238,9 +247,13 @@ class Tensor:
         self._strides = stride if 0 in size else None
         self._vc[0] += 1
         if STATE.enabled and (self._rg or source_rg):
-            from .autograd.node import not_implemented
+            # As PyTorch: the result stays in the graph, but its gradient is not implemented.
+            from .autograd.node import NotImplementedBackward
+            from .autograd.record import connect, set_history
 
-            not_implemented(self, "set_", (self, source if source_rg else None))
+            node = NotImplementedBackward("set_")
+            connect(node, (self, source if source_rg else None))
+            set_history(self, node)
         return self
 
     @property
@@ -258,6 +271,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             if value:
                 return
@@ -267,9 +282,14 @@ class Tensor:
             )
         if value and not self._dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
-        self._rg = bool(value)
+        self._rg = value
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if not isinstance(requires_grad, bool):
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
         if requires_grad and not self._dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
@@ -281,7 +301,10 @@ class Tensor:
 
     @property
     def grad(self):
-        return self._grad
+        g = self._grad
+        if g is None and self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return g
 
     @grad.setter
     def grad(self, value) -> None:
@@ -290,10 +313,21 @@ class Tensor:
                 raise TypeError(
                     f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
                 )
-            if value._data.shape != self._data.shape:
-                raise RuntimeError("assigned grad has data of a different size")
             if value._dtype is not self._dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{D.TYPEID_NAME[value._dtype]}' to a tensor with "
+                    f"grad_dtype '{D.LEGACY_NAME[self._dtype]}'. The gradient must match the tensor's dtype."
+                )
+            if value._device != self._device:
+                raise RuntimeError(
+                    f"attempting to assign a gradient on device '{value._device}' to a tensor on device "
+                    f"'{self._device}'. Please ensure that the gradient and the tensor are on the same device"
+                )
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor of size "
+                    f"'{list(self._data.shape)}'. Please ensure that the gradient and the tensor are the same size"
+                )
         self._grad = value
 
     @grad.deleter
@@ -305,9 +339,22 @@ class Tensor:
         return self._output_nr
 
     def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in ``.grad`` during backward (a leaf keeps it anyway).
+
+        >>> import yaten
+        >>> x = yaten.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * x
+        >>> y.retain_grad()
+        >>> y.sum().backward()
+        >>> y.grad
+        tensor([1., 1.])
+        """
         if not self._rg:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is not None:
+        if self.grad_fn is not None and not self._retains_grad:
+            from .autograd.hooks import register_retain_grad
+
+            register_retain_grad(self)
             self._retains_grad = True
 
     @property
@@ -351,8 +398,10 @@ class Tensor:
         return self._data
 
     def __array__(self, dtype=None, copy=None):
+        # Unlike torch, a tensor that requires grad converts too (its data, shared): yaten's own tests
+        # compare results with np.asarray(t). Other devices still raise numpy()'s TypeError.
         a = self.numpy(force=self._device.type == "cpu")
-        return a if dtype is None else a.astype(dtype)
+        return a if dtype is None else a.astype(dtype, copy=False)
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -364,21 +413,24 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
-    def _scalar(self, kind: str):
+    def _scalar(self):
         if self._data.size != 1:
-            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return self.item()
 
     def __bool__(self) -> bool:
-        if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        n = self._data.size
+        if n != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with {'no values' if n == 0 else 'more than one value'} is ambiguous"
+            )
         return bool(self.item())
 
     def __float__(self) -> float:
-        return float(self._scalar("float"))
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self._scalar("int"))
+        return int(self._scalar())
 
     def __index__(self) -> int:
         if self._dtype.kind == "f" or self._data.size != 1:
@@ -386,7 +438,70 @@ class Tensor:
         return int(self.item())
 
     def __complex__(self) -> complex:
-        return complex(self._scalar("complex"))
+        return complex(self._scalar())
+
+    # --- new tensors like this one -----------------------------------------------------------------
+    def _like(self, dtype, device) -> dict:
+        return {
+            "dtype": self._dtype if dtype is None else dtype,
+            "device": self._device if device is None else device,
+        }
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        """``yaten.zeros(*size)`` with this tensor's dtype and device unless given."""
+        from ._factories import zeros
+
+        return zeros(*size, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        """``yaten.ones(*size)`` with this tensor's dtype and device unless given."""
+        from ._factories import ones
+
+        return ones(*size, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        """``yaten.empty(*size)`` with this tensor's dtype and device unless given."""
+        from ._factories import empty
+
+        return empty(*size, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
+                 pin_memory=False):  # fmt: skip
+        """``yaten.full(size, fill_value)`` with this tensor's dtype and device unless given.
+
+        >>> import yaten
+        >>> yaten.tensor([1, 2]).new_full((2,), 3.5)
+        tensor([3, 3])
+        """
+        from ._factories import full
+
+        return full(size, fill_value, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def new_tensor(
+        self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False
+    ):
+        """``yaten.tensor(data)`` (a copy) with this tensor's dtype and device unless given."""
+        from ._factories import tensor
+
+        return tensor(data, requires_grad=requires_grad, **self._like(dtype, device))
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """The legacy type name (``'yaten.FloatTensor'``) or, given a dtype, ``self.to(dtype)``.
+
+        >>> import yaten
+        >>> yaten.zeros(2).type(), yaten.zeros(2).type(yaten.int64).dtype
+        ('yaten.FloatTensor', yaten.int64)
+        """
+        if dtype is None:
+            return legacy_type_name(self)
+        if isinstance(dtype, str):
+            prefix, _, name = dtype.rpartition(".")
+            target = D.BY_LEGACY_NAME.get(name.removesuffix("Tensor"))
+            if target is None or prefix not in ("torch", "yaten", "torch.cuda", "yaten.cuda"):
+                raise ValueError(f"invalid type: '{dtype}'")
+            device = "cuda" if prefix.endswith(".cuda") else "cpu"
+            return self.to(device=device, dtype=target)
+        return self.to(dtype)
 
     def __hash__(self) -> int:
         return id(self)
@@ -435,6 +550,7 @@ def wrap(data, device: _dev.device, requires_grad: bool = False) -> Tensor:
     t._offset = 0
     t._base = None
     t._storage = None
+    t._strides = None
     t._vc = [0]
     t._rg = requires_grad
     t._grad = None
@@ -446,7 +562,10 @@ def wrap(data, device: _dev.device, requires_grad: bool = False) -> Tensor:
 
 
 def view_of(base: Tensor, data, offset: int) -> Tensor:
-    """A tensor over ``data``, a view into ``base``'s storage starting ``offset`` elements in."""
+    """A tensor over ``data``, a view into ``base``'s storage starting ``offset`` elements in.
+
+    It shares ``base``'s version counter and storage; its ``_base`` is the root of ``base``'s views.
+    """
     t = object.__new__(Tensor)
     t._data = data
     t._dtype = D.BY_NP[data.dtype]
@@ -454,7 +573,8 @@ def view_of(base: Tensor, data, offset: int) -> Tensor:
     t._offset = offset
     root = base._base if base._base is not None else base
     t._base = root
-    t._storage = None
+    t._storage = base._storage
+    t._strides = None
     t._vc = base._vc
     t._rg = False
     t._grad = None
@@ -468,8 +588,33 @@ def view_of(base: Tensor, data, offset: int) -> Tensor:
 def strided_view(base: Tensor, shape, strides, offset: int) -> Tensor:
     """The view of ``base``'s storage with the given element ``shape``, ``strides`` and ``offset``."""
     storage = base.untyped_storage()
-    data = backend(base._device).strided(storage._buf, base._dtype.np, tuple(shape), tuple(strides), offset)
-    return view_of(base, data, offset)
+    shape, strides = tuple(shape), tuple(strides)
+    t = view_of(base, _strided(storage, base._dtype, shape, strides, offset), offset)
+    t._storage = storage
+    if 0 in shape:
+        t._strides = strides
+    return t
+
+
+def _strided(storage: UntypedStorage, dtype: D.dtype, shape: tuple, strides: tuple, offset: int):
+    # An empty view may start anywhere (even past the end of its storage): its array starts at 0.
+    return backend(storage.device).strided(
+        storage._buf, dtype.np, shape, strides, 0 if 0 in shape else offset
+    )
+
+
+def check_in_bounds(storage: UntypedStorage, itemsize: int, shape, strides, offset: int) -> None:
+    """PyTorch's check that a view of ``shape``/``strides`` at ``offset`` lies inside ``storage``."""
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if 0 in shape:
+        return
+    need = itemsize * (offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides)))
+    if need > storage.nbytes():
+        raise RuntimeError(
+            f"setStorage: sizes {list(shape)}, strides {list(strides)}, storage offset {offset}, and itemsize "
+            f"{itemsize} requiring a storage size of {need} are out of bounds for storage of size {storage.nbytes()}"
+        )
 
 
 def contiguous_strides(shape) -> tuple:
@@ -479,3 +624,38 @@ def contiguous_strides(shape) -> tuple:
         strides.append(acc)
         acc *= max(n, 1)
     return tuple(reversed(strides))
+
+
+def legacy_type_name(t: Tensor) -> str:
+    """PyTorch's legacy type string of ``t`` (``yaten.FloatTensor``, ``yaten.cuda.LongTensor``)."""
+    where = "yaten.cuda." if t._device.type == "cuda" else "yaten."
+    return f"{where}{D.LEGACY_NAME[t._dtype]}Tensor"
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    # size(dim) and stride(dim) do not treat a 0-d tensor as 1-d, unlike most dim arguments.
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return wrap_dim(dim, ndim)
+
+
+def _set_type_error(*args) -> TypeError:
+    got = ", ".join(
+        type(a).__name__ if not isinstance(a, Tensor) else "Tensor" for a in args if a is not None
+    )
+    return TypeError(
+        f"set_() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+        " * ()\n"
+        " * (yaten.UntypedStorage source)\n"
+        " * (yaten.UntypedStorage source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n"
+        " * (Tensor source)\n"
+        " * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n"
+    )
+
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)

@@ -26,27 +26,31 @@ def _dependencies(roots):
 
 
 def _needed(nodes, targets):
-    """Nodes from which some target node is reachable: the only ones worth running."""
-    needed = {}
+    """Which nodes must run to deliver gradients to ``targets``: those with a target below them.
+
+    A target itself only has its incoming gradient captured; it runs only if another target lies
+    further down (as in PyTorch, where ``autograd.grad`` stops at the inputs).
+    """
+    reaches = {}  # node -> whether a target is the node itself or lies below it
+    run = {}
     for start in nodes:
-        if start in needed:
+        if start in reaches:
             continue
         stack = [(start, iter(start.next_functions))]
+        reaches[start] = None  # on the stack
         while stack:
             node, it = stack[-1]
-            advanced = False
             for nxt, _ in it:
-                if nxt is not None and nxt not in needed:
+                if nxt is not None and nxt not in reaches:
+                    reaches[nxt] = None
                     stack.append((nxt, iter(nxt.next_functions)))
-                    advanced = True
                     break
-            if advanced:
-                continue
-            stack.pop()
-            needed[node] = node in targets or any(
-                nxt is not None and needed.get(nxt, False) for nxt, _ in node.next_functions
-            )
-    return needed
+            else:
+                stack.pop()
+                below = any(nxt is not None and reaches[nxt] for nxt, _ in node.next_functions)
+                run[node] = below
+                reaches[node] = below or node in targets
+    return run
 
 
 def _add_grad(buf, i, g):
@@ -54,13 +58,21 @@ def _add_grad(buf, i, g):
     buf[i] = g if old is None else old + g
 
 
-def _call_node(node, grads):
+def _pre(node, grads):
+    """Tensor and node pre-hooks (each may replace the gradients), then retain_grad hooks."""
     if node._pre_hooks:
         for hook in tuple(node._pre_hooks.values()):
             res = hook(tuple(grads))
             if res is not None:
                 grads = list(res)
-    if grads.count(None) == len(grads) and not isinstance(node, AccumulateGrad):
+    if node._retain_hooks:
+        for hook in tuple(node._retain_hooks.values()):
+            hook(grads)
+    return grads
+
+
+def _call_node(node, grads):
+    if all(g is None for g in grads) and not isinstance(node, AccumulateGrad):
         out = (None,) * len(node.next_functions)
     else:
         out = node.apply(grads)
@@ -131,17 +143,20 @@ def run_backward(roots, root_grads, keep_graph: bool, create_graph: bool, captur
         while ready:
             _, node = heapq.heappop(ready)
             grads = buffers.pop(node, None) or [None] * node._num_outputs
-            if captured is not None and node in wanted:
-                for nr, i in wanted[node]:
-                    captured[i] = grads[nr]
-            if needed is not None and (not needed.get(node, False) or isinstance(node, AccumulateGrad)):
-                outs = ()
-            else:
-                if node._freed and node._saved_fields:
-                    node._check_not_freed()
-                outs = _validate(node, _call_node(node, grads))
-                if not keep_graph:
-                    node._release()
+            run = needed is None or needed.get(node, False)
+            want = wanted.get(node) if captured is not None else None
+            outs = ()
+            if run or want:
+                grads = _pre(node, grads)
+                if want:
+                    for nr, i in want:
+                        captured[i] = grads[nr]
+                if run:
+                    if node._freed:
+                        node._check_not_freed()
+                    outs = _validate(node, _call_node(node, grads))
+                    if not keep_graph:
+                        node._release()
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is None:
                     continue

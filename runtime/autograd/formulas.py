@@ -5,6 +5,8 @@ Everything here is written with yaten ops, so gradients of gradients come for fr
 
 import yaten
 
+from .._promotion import infer_size
+
 
 def zeros_for(meta):
     """A zero gradient for an output no gradient reached (``meta`` is a TensorMeta)."""
@@ -251,7 +253,7 @@ def index_backward(grad, shape, indices):
 
 
 def masked_select_backward(grad, self, mask):
-    shape = yaten.broadcast_shapes(self.shape, mask.shape)
+    shape = infer_size(self.shape, mask.shape)
     out = yaten.zeros(shape, dtype=grad.dtype, device=grad.device)
     return sum_to(out.index_put([mask.expand(shape)], grad, True), self.shape)
 

@@ -1,7 +1,25 @@
 """Tensor hooks: a gradient hook on a tensor is a pre-hook on the node its gradient enters."""
 
+import weakref
+
+from .. import _tensor as T
 from ..utils.hooks import RemovableHandle
 from .node import gradient_edge
+
+
+def _checked(hook, old, new):
+    """PyTorch's checks on what a tensor hook returned: a tensor of the same type and size."""
+    if not isinstance(new, T.Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if new._dtype is not old._dtype or new._device != old._device:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {T.legacy_type_name(old)} got "
+            f"{T.legacy_type_name(new)})"
+        )
+    if new._data.shape != old._data.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return new
 
 
 def register_tensor_hook(t, hook) -> RemovableHandle:
@@ -19,7 +37,7 @@ def register_tensor_hook(t, hook) -> RemovableHandle:
         if new is None:
             return None
         grads = list(grads)
-        grads[nr] = new
+        grads[nr] = _checked(hook, g, new)
         return grads
 
     if t.grad_fn is None:
@@ -28,16 +46,23 @@ def register_tensor_hook(t, hook) -> RemovableHandle:
 
 
 def retain_grad_hook(t):
-    """The pre-hook that stores a non-leaf's incoming gradient in ``t.grad``."""
-    import weakref
-
+    """The hook that stores a non-leaf's incoming gradient in ``t.grad`` (accumulating, as PyTorch)."""
     ref = weakref.ref(t)
     nr = t._output_nr
 
-    def prehook(grads):
+    def hook(grads):
         target = ref()
         g = grads[nr]
         if target is not None and target._retains_grad and g is not None:
-            target._grad = g.detach().clone() if target._grad is None else target._grad + g.detach()
+            # Under create_graph the engine records this clone/add, so the retained grad is differentiable.
+            target._grad = g.clone() if target._grad is None else target._grad + g
 
-    return prehook
+    return hook
+
+
+def register_retain_grad(t) -> None:
+    """Make ``t`` (a non-leaf) keep its gradient: the hook runs after the tensor's other hooks."""
+    node = t.grad_fn
+    if node._retain_hooks is None:
+        node._retain_hooks = {}
+    node._retain_hooks[t._output_nr] = retain_grad_hook(t)

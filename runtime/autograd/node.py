@@ -3,7 +3,7 @@
 import itertools
 import weakref
 
-from .saved import FREED
+from .saved import FREED, SavedVariable
 
 _sequence = itertools.count()
 
@@ -23,6 +23,7 @@ class Node:
         "_output_meta",
         "_post_hooks",
         "_pre_hooks",
+        "_retain_hooks",
         "_seq",
         "metadata",
         "next_functions",
@@ -35,6 +36,7 @@ class Node:
         self._num_outputs = num_outputs
         self._pre_hooks = None
         self._post_hooks = None
+        self._retain_hooks = None  # output_nr -> the retain_grad hook of that output (runs last)
         self._freed = False
         self._output_meta = None
         self._input_meta = ()
@@ -81,18 +83,20 @@ class Node:
         return RemovableHandle(self._pre_hooks, fn)
 
     def _release(self) -> None:
-        """Free the saved tensors once a backward without retain_graph went through."""
-        self._freed = True
+        """Free the saved tensors once a backward without retain_graph went through.
+
+        Only tensors are freed, as in PyTorch: a node that saved none (or only sizes and scalars)
+        can run again, so ``(x + 1).sum().backward()`` may be called twice.
+        """
         for field in self._saved_fields:
-            saved = getattr(self, field)
-            if isinstance(saved, list):
-                for s in saved:
+            saved = getattr(self, field, None)
+            for s in saved if isinstance(saved, list) else (saved,):
+                if isinstance(s, SavedVariable):
                     s.release()
-            elif saved is not None and hasattr(saved, "release"):
-                saved.release()
+                    self._freed = True
 
     def _check_not_freed(self) -> None:
-        if self._freed and self._saved_fields:
+        if self._freed:
             raise RuntimeError(FREED)
 
     def __repr__(self) -> str:
@@ -114,6 +118,22 @@ class AccumulateGrad(Node):
 
         accumulate_grad(self.variable, grads[0])
         return ()
+
+
+class NotImplementedBackward(Node):
+    """The grad_fn of a result whose derivative yaten does not have (as PyTorch's ``NotImplemented``)."""
+
+    __slots__ = ("_op",)
+
+    def __init__(self, op: str):
+        super().__init__()
+        self._op = op
+
+    def name(self) -> str:
+        return "NotImplemented"
+
+    def apply(self, grads):
+        raise RuntimeError(f"derivative for {self._op} is not implemented")
 
 
 def accumulate_node(t) -> AccumulateGrad:

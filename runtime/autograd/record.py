@@ -30,6 +30,8 @@ def connect(node, inputs) -> None:
 
 
 def set_history(result, node, output_nr: int = 0) -> None:
+    if not result._dtype.is_floating_point:
+        return  # integer and bool outputs are not differentiable (argmax-like results, .long())
     result.grad_fn = node
     result._rg = True
     result._output_nr = output_nr

@@ -1,5 +1,7 @@
 """SavedVariable: a tensor a Backward node keeps for its formulas, version-checked on unpack."""
 
+import re
+
 from .. import _tensor as T
 
 FREED = (
@@ -40,15 +42,7 @@ class SavedVariable:
         if t is None:
             return None
         if t._vc[0] != self._version:
-            t_desc = f"[{t._device.type}, {t._dtype.name} {list(t._data.shape)}]"
-            owner = f"output {t._output_nr} of {node.name()}" if self._is_output else "an input"
-            raise RuntimeError(
-                "one of the variables needed for gradient computation has been modified by an inplace "
-                f"operation: {t_desc}, which is {owner}, is at version {t._vc[0]}; expected version "
-                f"{self._version} instead. Hint: the backtrace further above can point to the operation that "
-                "failed to compute its gradient. The variable in question was changed in there or anywhere later. "
-                "Good luck!"
-            )
+            raise RuntimeError(self._modified_message(t, node))
         if self._is_output:
             out = T.view_of(t, t._data, t._offset)
             out._base = t._base
@@ -58,6 +52,22 @@ class SavedVariable:
             return out
         return t
 
+    def _modified_message(self, t, node) -> str:
+        # As PyTorch: name the node that made the tensor (for a saved output, the saving node itself).
+        fn = node if self._is_output else t.grad_fn
+        made_by = "" if fn is None else f", which is output {t._output_nr} of {_op_name(fn.name())},"
+        return (
+            "one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"[{T.legacy_type_name(t)} {list(t._data.shape)}]{made_by} is at version {t._vc[0]}; expected version "
+            f"{self._version} instead. Hint: the tensor was changed in place after the forward pass saved it for "
+            "backward; clone it before the in-place operation (or modify it only after backward)."
+        )
+
     def release(self) -> None:
         self._tensor = None
         self._freed = True
+
+
+def _op_name(node_name: str) -> str:
+    """``ExpBackward0`` -> ``Exp``: how PyTorch names a node in the in-place modification error."""
+    return re.sub(r"Backward\d*$", "", node_name)

@@ -3,6 +3,7 @@
 import yaten
 
 from .._dims import wrap_dim
+from .._promotion import infer_size
 
 
 def reshape(self, shape):
@@ -107,7 +108,7 @@ def matmul(self, other):
     # Batched: broadcast the batch dims, fold them into one, bmm, unfold.
     x = self.unsqueeze(0) if a == 1 else self
     y = other.unsqueeze(-1) if b == 1 else other
-    batch = yaten.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
+    batch = infer_size(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
     n, k = x.shape[-2], x.shape[-1]
     k2, m = y.shape[-2], y.shape[-1]
     if k != k2:

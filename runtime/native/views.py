@@ -7,7 +7,7 @@ storage and version counter on every device.
 import math
 
 from .._dims import wrap_dim, wrap_dims
-from .._tensor import contiguous_strides, strided_view
+from .._tensor import check_in_bounds, contiguous_strides, legacy_type_name, strided_view
 
 
 def _infer_size(shape, numel):
@@ -77,10 +77,15 @@ def as_strided(self, size, stride, storage_offset=None):
     offset = self._offset if storage_offset is None else storage_offset
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
-    if any(n < 0 for n in size) or any(s < 0 for s in stride):
+    if any(s < 0 for s in stride):
         raise RuntimeError(
             f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}"
         )
+    if any(n < 0 for n in size):
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}"
+        )
+    check_in_bounds(self.untyped_storage(), self._dtype.itemsize, size, stride, offset)
     return strided_view(self, size, stride, offset)
 
 
@@ -120,7 +125,7 @@ def expand(self, size, implicit=False):
     size = tuple(size)
     if len(size) < self.ndim:
         raise RuntimeError(
-            f"expand({self.dtype.name}{{{list(self.shape)}}}, size={list(size)}): the number of sizes provided "
+            f"expand({legacy_type_name(self)}{{{list(self.shape)}}}, size={list(size)}): the number of sizes provided "
             f"({len(size)}) must be greater or equal to the number of dimensions in the tensor ({self.ndim})"
         )
     lead = len(size) - self.ndim
@@ -252,7 +257,10 @@ def unbind(self, dim=0):
 
 
 def detach(self):
-    return strided_view(self, self.shape, self.stride(), self._offset)
+    # A non-differentiable view: same storage and version counter, but no ``_base`` (as PyTorch).
+    out = strided_view(self, self.shape, self.stride(), self._offset)
+    out._base = None
+    return out
 
 
 def alias(self):

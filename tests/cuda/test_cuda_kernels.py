@@ -25,7 +25,6 @@ cuda = pytest.importorskip("numba.cuda")
 
 REPO = Path(__file__).resolve().parents[2]
 KERNELS = REPO / "runtime" / "kernels" / "cuda"
-PACKAGE = "yaten_cuda_test_pkg"
 
 
 pytestmark = [
@@ -36,12 +35,8 @@ pytestmark = [
 
 
 def _load_kernels():
-    if PACKAGE not in sys.modules:
-        pkg = types.ModuleType(PACKAGE)
-        pkg.__path__ = [str(KERNELS)]
-        sys.modules[PACKAGE] = pkg
     names = ("memory", "copy", "scalar", "pointwise", "reduce")
-    return types.SimpleNamespace(**{n: importlib.import_module(f"{PACKAGE}.{n}") for n in names})
+    return types.SimpleNamespace(**{n: importlib.import_module(f"yaten.kernels.cuda.{n}") for n in names})
 
 
 @pytest.fixture(scope="module")
@@ -651,8 +646,7 @@ class _Device:
 numba.cuda.compiler.get_current_device = numba.cuda.dispatcher.get_current_device = lambda: _Device()
 import numpy as np
 from numba import cuda, from_dtype, types as nt
-pkg = types.ModuleType("yk"); pkg.__path__ = [sys.argv[1]]; sys.modules["yk"] = pkg
-S, C, R = (importlib.import_module("yk." + n) for n in ("scalar", "copy", "reduce"))
+S, C, R = (importlib.import_module("yaten.kernels.cuda." + n) for n in ("scalar", "copy", "reduce"))
 ptx = lambda fn, sig: cuda.compile_ptx(fn.py_func, sig, cc=(9, 0))
 floats = {"atan2", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "atan",
           "tanh", "sigmoid", "erf", "gelu_erf", "gelu_tanh", "silu"}

@@ -7,31 +7,14 @@ and message.
 
 import doctest
 import importlib.util
-import pathlib
-import sys
 import warnings
 
 import numpy as np
 import pytest
 import torch
 
-_CPU = pathlib.Path(__file__).resolve().parents[2] / "runtime" / "kernels" / "cpu"
-
-
-def _load(name):
-    # Loaded by path (the yaten package is not installable yet) but registered under its package name:
-    # Numba's on-disk cache records each compiled function's module name and cannot load it under another.
-    full = f"yaten.kernels.cpu.{name}"
-    if full not in sys.modules:
-        spec = importlib.util.spec_from_file_location(full, _CPU / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[full] = module
-        spec.loader.exec_module(module)
-    return sys.modules[full]
-
-
-K = _load("index")
-S = _load("shape")
+K = importlib.import_module("yaten.kernels.cpu.index")
+S = importlib.import_module("yaten.kernels.cpu.shape")
 
 DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.bool_]
 TORCH = {

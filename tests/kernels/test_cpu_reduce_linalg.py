@@ -9,7 +9,6 @@ import functools
 import importlib.util
 import math
 import pathlib
-import sys
 import warnings
 
 import numpy as np
@@ -22,23 +21,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
 
-def _load(name):
-    # Loaded by path because the yaten package is not importable while it is being built. The module
-    # is registered under its package name: Numba's on-disk cache records the module name of each
-    # compiled function and fails to load it under any other name, so tests and the package must agree.
-    full = f"yaten.kernels.cpu.{name}"
-    if full not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            full, ROOT / "runtime" / "kernels" / "cpu" / f"{name}.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[full] = module
-        spec.loader.exec_module(module)
-    return sys.modules[full]
-
-
-R = _load("reduce")
-L = _load("linalg")
+R = importlib.import_module("yaten.kernels.cpu.reduce")
+L = importlib.import_module("yaten.kernels.cpu.linalg")
 
 NP_TO_TORCH = {
     np.dtype(np.float16): torch.float16,

@@ -248,3 +248,54 @@ def functional_ops():
 
 def differentiable(name: str) -> bool:
     return SPEC.derivative_for(name) is not None
+
+
+# Bad inputs, per overload: torch raises on each, and yaten must raise the same exception type.
+BAD = {
+    "add.Tensor": [
+        Sample((_f(3, 4), _f(3, 5)), label="shape mismatch"),
+        Sample((_idx(1, 2), _idx(3, 4)), {"alpha": 1.5}, label="float alpha, int result"),
+    ],
+    "mul.Tensor": [Sample((_f(2, 3), _f(4, 1, 2)), label="shape mismatch")],
+    "div.Tensor_mode": [Sample((_f(3), _f(3)), {"rounding_mode": "ceil"}, label="bad rounding mode")],
+    "silu": [Sample((_idx(1, 2),), label="integer input")],
+    "sum.dim_IntList": [
+        Sample((_f(3, 4), [2]), label="dim out of range"),
+        Sample((_f(3, 4), [0, 0]), label="repeated dim"),
+    ],
+    "mean": [Sample((_idx(1, 2),), label="integer input")],
+    "max.dim": [Sample((np.zeros((0, 3)), 0), label="empty reduction")],
+    "var.correction": [Sample((_idx(1, 2),), label="integer input")],
+    "softmax.int": [Sample((_f(3), 1), label="dim out of range")],
+    "mm": [
+        Sample((_f(2, 3), _f(4, 2)), label="inner sizes"),
+        Sample((_f(3), _f(3, 2)), label="not a matrix"),
+        Sample((_f(2, 3), _f(3, 2).astype(np.float32)), label="dtype mismatch"),
+    ],
+    "bmm": [Sample((_f(2, 3), _f(2, 3)), label="not 3-d")],
+    "dot": [Sample((_f(3), _f(4)), label="sizes")],
+    "matmul": [Sample((_f(), _f(3)), label="0-d")],
+    "cat": [Sample(([],), label="empty list"), Sample(([_f(2, 3), _f(2, 4)],), label="sizes")],
+    "stack": [Sample(([_f(2, 3), _f(3, 2)],), label="sizes")],
+    "view": [
+        Sample((_f(3, 4), (5,)), method=True, label="numel"),
+        Sample((_f(4, 3).T, (12,)), method=True, label="not viewable"),
+    ],
+    "reshape": [Sample((_f(3, 4), (-1, -1)), label="two -1")],
+    "permute": [Sample((_f(3, 4), (0,)), label="length"), Sample((_f(3, 4), (0, 0)), label="repeated")],
+    "expand": [Sample((_f(3, 2), (3, 4)), method=True, label="non-singleton")],
+    "select.int": [Sample((_f(3, 4), 0, 3), label="index out of range")],
+    "transpose.int": [Sample((_f(3, 4), 0, 2), label="dim out of range")],
+    "squeeze.dim": [Sample((_f(3, 4), 2), label="dim out of range")],
+    "narrow": [Sample((_f(3, 4), 0, 2, 2), label="past the end")],
+    "split_with_sizes": [Sample((_f(5, 3), [2, 2]), label="sizes don't add up")],
+    "index_select": [
+        Sample((_f(4, 3), 0, _idx(5)), label="index out of range"),
+        Sample((_f(4, 3), 0, np.array([0.0])), label="float index"),
+    ],
+    "gather": [Sample((_f(3, 4), 1, _idx(4).reshape(1, 1)), label="index out of range")],
+    "masked_fill.Scalar": [Sample((_f(3), _idx(1, 0, 1), 0.5), label="int mask")],
+    "index.Tensor": [Sample((_f(4, 3), [_idx(4)]), label="index out of range")],
+    "flip": [Sample((_f(3, 4), [0, 0]), label="repeated dim")],
+    "repeat": [Sample((_f(2, 3), (2,)), method=True, label="too few repeats")],
+}

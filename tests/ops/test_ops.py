@@ -7,7 +7,15 @@ YAML entry adds its tests; ``test_every_op_has_samples`` fails for an op nobody 
 import numpy as np
 import pytest
 import torch
-from op_samples import EXPLICIT, NOT_SAMPLED, TORCH_NAME, differentiable, functional_ops, pointwise_samples
+from op_samples import (
+    BAD,
+    EXPLICIT,
+    NOT_SAMPLED,
+    TORCH_NAME,
+    differentiable,
+    functional_ops,
+    pointwise_samples,
+)
 
 import yaten
 
@@ -187,3 +195,19 @@ def test_every_op_has_samples():
     missing = [fn.name for fn in functional_ops()
                if fn.pointwise is None and fn.name not in EXPLICIT and fn.name not in NOT_SAMPLED]  # fmt: skip
     assert not missing, f"add samples for these ops to tests/ops/op_samples.py: {missing}"
+
+
+@pytest.mark.parametrize(
+    "fn, sample",
+    [pytest.param(fn, s, id=f"{fn.name}-{s.label}") for fn in functional_ops() for s in BAD.get(fn.name, [])],
+)
+def test_bad_inputs_raise_what_torch_raises(fn, sample):
+    with pytest.raises(Exception) as expected:
+        _call(torch, fn, sample)
+    with pytest.raises(expected.type):
+        _call(yaten, fn, sample)
+
+
+def test_every_bad_input_names_a_spec_op():
+    names = {fn.name for fn in functional_ops()}
+    assert set(BAD) <= names, f"BAD lists ops the spec lacks: {set(BAD) - names}"

@@ -17,6 +17,8 @@ import warnings
 import numba
 import numpy as np
 
+from ..._dims import wrap_dim as _wrap_dim
+
 _BOOL = np.dtype(np.bool_)
 _U8 = np.dtype(np.uint8)
 _I32 = np.dtype(np.int32)
@@ -68,15 +70,6 @@ _OVERLAP_MSG = (
 
 
 # --- helpers (shape.py keeps its own copies so that each kernel file loads on its own) -----------------
-
-
-def _wrap_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
 
 
 def _infer_size(a: tuple, b: tuple) -> tuple:

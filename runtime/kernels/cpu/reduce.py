@@ -17,6 +17,8 @@ import numba
 import numpy as np
 from numba import prange
 
+from ..._dims import wrap_dim as _wrap_dim
+
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _I64, _BOOL, _U8 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.uint8)
 
@@ -48,16 +50,6 @@ def _is_float(dtype) -> bool:
 
 def _opt_dtype(dtype):
     return None if dtype is None else np.dtype(dtype)
-
-
-def _wrap_dim(dim: int, ndim: int) -> int:
-    # Same rule as yaten._dims.wrap_dim; kernels must not import the package.
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
 
 
 def _dim_list(dim):

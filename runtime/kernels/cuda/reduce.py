@@ -12,6 +12,7 @@ import math
 import numpy as np
 from numba import cuda, from_dtype
 
+from ..._dims import wrap_dim as _wrap_dim
 from . import memory
 from .copy import contiguous_cast, gather
 
@@ -69,16 +70,6 @@ def _sum_out_dtype(a, dtype):
     if dtype is not None:
         return dtype
     return _I64 if a.dtype.kind in "biu" else a.dtype
-
-
-def _wrap_dim(dim: int, ndim: int) -> int:
-    # Same rule as yaten._dims.wrap_dim; kernels must not import the package.
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
 
 
 def _reduce_axes(dim, ndim: int) -> tuple:
