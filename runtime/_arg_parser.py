@@ -10,14 +10,14 @@ import numbers
 import re
 
 from . import _device, _dtype
-from ._tensor import Tensor
+from . import _tensor as _T  # a module reference: _tensor imports the generated methods, which import this
 
 REQUIRED = object()
 
 
 def _is_int(v) -> bool:
     return (isinstance(v, numbers.Integral) and not isinstance(v, builtins.bool)) or (
-        isinstance(v, Tensor) and v.ndim == 0 and v.dtype.kind == "i"
+        isinstance(v, _T.Tensor) and v.ndim == 0 and v.dtype.kind == "i"
     )
 
 
@@ -32,7 +32,7 @@ def _int_list(v, size):
 def _scalar(v):
     if isinstance(v, numbers.Number):
         return v
-    if isinstance(v, Tensor) and v.numel() == 1 and v.ndim == 0:
+    if isinstance(v, _T.Tensor) and v.numel() == 1 and v.ndim == 0:
         return v.item()
     return _NO
 
@@ -41,7 +41,7 @@ _NO = object()
 
 
 def _tensor(v):
-    return v if isinstance(v, Tensor) else _NO
+    return v if isinstance(v, _T.Tensor) else _NO
 
 
 def _int(v):
@@ -70,7 +70,9 @@ def _device_arg(v):
 
 def _tensor_list(optional: bool):
     def check(v):
-        if isinstance(v, (tuple, list)) and all(isinstance(t, Tensor) or (optional and t is None) for t in v):
+        if isinstance(v, (tuple, list)) and all(
+            isinstance(t, _T.Tensor) or (optional and t is None) for t in v
+        ):
             return list(v)
         return _NO
 
@@ -200,7 +202,7 @@ def _ops():
 
 
 def _type_name(v) -> str:
-    if isinstance(v, Tensor):
+    if isinstance(v, _T.Tensor):
         return "Tensor"
     if isinstance(v, (tuple, list)):
         return f"{type(v).__name__} of [{', '.join(_type_name(x) for x in v)}]"

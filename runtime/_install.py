@@ -1,16 +1,12 @@
-"""Wires the generated layer into the package: namespace functions and Tensor methods."""
+"""Wires the generated namespace functions and the hand-written bindings into the package."""
 
 
 def install(namespace: dict) -> None:
     from . import _factories, _random
-    from ._generated import functions, methods
-    from ._tensor import Tensor
+    from ._generated import functions
 
     for name in functions.__all__:
         namespace[name] = getattr(functions, name)
-    for name, fn in vars(methods.TensorMethods).items():
-        if callable(fn) and not name.startswith("__"):
-            setattr(Tensor, name, fn)
     for mod in (_factories, _random):
         for name in mod.__all__:
             namespace[name] = getattr(mod, name)

@@ -13,6 +13,7 @@ from . import _device as _dev
 from . import _dtype as D
 from ._backend import backend
 from ._dims import wrap_dim
+from ._generated.methods import TensorMethods
 from ._storage import UntypedStorage
 
 
@@ -43,7 +44,7 @@ class Size(tuple):
         return f"yaten.Size({list(self)})"
 
 
-class Tensor:
+class Tensor(TensorMethods):
     """A multi-dimensional array with autograd, as ``torch.Tensor``.
 
     >>> import yaten
