@@ -111,7 +111,11 @@ class PointwiseOp:
         ufunc = plan.ufunc or self._build_ufunc(plan, args)
         call = args
         if self.multi_tensor:
-            _check_broadcast(args, self.tensors)
+            first = args[self.tensors[0]].shape
+            for i in self.tensors:
+                if args[i].shape != first:  # NumPy would broadcast too, but with its ValueError
+                    infer_size(*(args[j].shape for j in self.tensors))
+                    break
         if plan.casts:
             call = list(args)
             for i, dt in plan.casts:
@@ -159,13 +163,6 @@ def _check_alpha(alpha, dtype) -> None:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     if isinstance(alpha, bool) and dtype is not D.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-
-
-def _check_broadcast(args, tensors) -> None:
-    """PyTorch's RuntimeError for shapes that do not broadcast (NumPy would raise ValueError)."""
-    first = args[tensors[0]].shape
-    if any(args[i].shape != first for i in tensors):
-        infer_size(*(args[i].shape for i in tensors))
 
 
 def _check_inplace_shape(out, call, tensors) -> None:
