@@ -19,7 +19,7 @@ from . import _device as _dev
 from . import _dtype as D
 from ._backend import backend
 from ._promotion import promote_types
-from ._tensor import Size, Tensor, view_of, wrap
+from ._tensor import Size, Tensor, contiguous_strides, view_of, wrap
 
 __all__ = [
     "arange", "as_tensor", "empty", "empty_like", "empty_strided", "eye", "from_numpy", "full", "full_like",
@@ -210,14 +210,6 @@ def checked_scalar(value, dtype: D.dtype, names=None):
 
 
 # --- layouts --------------------------------------------------------------------------------------
-def contiguous_strides(shape) -> tuple:
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= max(n, 1)
-    return tuple(reversed(strides))
-
-
 def _non_overlapping_and_dense(shape, strides) -> bool:
     if len(shape) == 1:
         return shape[0] < 2 or strides[0] == 1

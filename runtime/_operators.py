@@ -12,7 +12,7 @@ from ._generated import ops
 Tensor = _tensor.Tensor
 
 
-def _binary(tensor_op, scalar_op, reflected=None):
+def _binary(tensor_op, scalar_op):
     def forward(self, other):
         if isinstance(other, Tensor):
             return tensor_op(self, other)
@@ -65,17 +65,6 @@ def _inplace(tensor_op, scalar_op):
     return op
 
 
-def _cmp(tensor_op, scalar_op):
-    def op(self, other):
-        if isinstance(other, Tensor):
-            return tensor_op(self, other)
-        if isinstance(other, numbers.Number):
-            return scalar_op(self, other)
-        return NotImplemented
-
-    return op
-
-
 def _logical(fn):
     def op(self, other):
         if isinstance(other, (Tensor, bool)):
@@ -117,12 +106,12 @@ _OPS = {
     "__isub__": _inplace(ops.sub__Tensor, ops.sub__Scalar),
     "__imul__": _inplace(ops.mul__Tensor, ops.mul__Scalar),
     "__itruediv__": _inplace(ops.div__Tensor, ops.div__Scalar),
-    "__eq__": _cmp(ops.eq_Tensor, ops.eq_Scalar),
-    "__ne__": _cmp(ops.ne_Tensor, ops.ne_Scalar),
-    "__lt__": _cmp(ops.lt_Tensor, ops.lt_Scalar),
-    "__le__": _cmp(ops.le_Tensor, ops.le_Scalar),
-    "__gt__": _cmp(ops.gt_Tensor, ops.gt_Scalar),
-    "__ge__": _cmp(ops.ge_Tensor, ops.ge_Scalar),
+    "__eq__": _binary(ops.eq_Tensor, ops.eq_Scalar),
+    "__ne__": _binary(ops.ne_Tensor, ops.ne_Scalar),
+    "__lt__": _binary(ops.lt_Tensor, ops.lt_Scalar),
+    "__le__": _binary(ops.le_Tensor, ops.le_Scalar),
+    "__gt__": _binary(ops.gt_Tensor, ops.gt_Scalar),
+    "__ge__": _binary(ops.ge_Tensor, ops.ge_Scalar),
     "__and__": _logical(ops.logical_and),
     "__or__": _logical(ops.logical_or),
     "__xor__": _logical(ops.logical_xor),

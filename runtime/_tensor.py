@@ -542,17 +542,16 @@ class Tensor(TensorMethods):
         return out
 
 
-def wrap(data, device: _dev.device, requires_grad: bool = False) -> Tensor:
-    """A new root tensor owning backend array ``data`` (the one place op results become tensors)."""
+def _new(data, device: _dev.device, offset: int, base, storage, vc, requires_grad: bool) -> Tensor:
     t = object.__new__(Tensor)
     t._data = data
     t._dtype = D.BY_NP[data.dtype]
     t._device = device
-    t._offset = 0
-    t._base = None
-    t._storage = None
+    t._offset = offset
+    t._base = base
+    t._storage = storage
     t._strides = None
-    t._vc = [0]
+    t._vc = vc
     t._rg = requires_grad
     t._grad = None
     t.grad_fn = None
@@ -562,28 +561,18 @@ def wrap(data, device: _dev.device, requires_grad: bool = False) -> Tensor:
     return t
 
 
+def wrap(data, device: _dev.device, requires_grad: bool = False) -> Tensor:
+    """A new root tensor owning backend array ``data`` (the one place op results become tensors)."""
+    return _new(data, device, 0, None, None, [0], requires_grad)
+
+
 def view_of(base: Tensor, data, offset: int) -> Tensor:
     """A tensor over ``data``, a view into ``base``'s storage starting ``offset`` elements in.
 
     It shares ``base``'s version counter and storage; its ``_base`` is the root of ``base``'s views.
     """
-    t = object.__new__(Tensor)
-    t._data = data
-    t._dtype = D.BY_NP[data.dtype]
-    t._device = base._device
-    t._offset = offset
     root = base._base if base._base is not None else base
-    t._base = root
-    t._storage = base._storage
-    t._strides = None
-    t._vc = base._vc
-    t._rg = False
-    t._grad = None
-    t.grad_fn = None
-    t._output_nr = 0
-    t._acc = None
-    t._retains_grad = False
-    return t
+    return _new(data, base._device, offset, root, base._storage, base._vc, False)
 
 
 def strided_view(base: Tensor, shape, strides, offset: int) -> Tensor:

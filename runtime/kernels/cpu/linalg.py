@@ -12,34 +12,16 @@ import math
 
 import numpy as np
 
+from ..._dtype import LEGACY_NAME, TYPEID_NAME
+
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _BOOL = np.dtype(np.bool_)
 
-# PyTorch's legacy scalar-type names, as most of its error messages print them.
-_LEGACY_NAMES = {
-    np.dtype(np.bool_): "Bool",
-    np.dtype(np.uint8): "Byte",
-    np.dtype(np.int8): "Char",
-    np.dtype(np.int16): "Short",
-    np.dtype(np.int32): "Int",
-    np.dtype(np.int64): "Long",
-    np.dtype(np.float16): "Half",
-    np.dtype(np.float32): "Float",
-    np.dtype(np.float64): "Double",
-}
+# PyTorch's legacy scalar-type names, as its error messages print them.
+_LEGACY_NAMES = {d.np: name for d, name in LEGACY_NAME.items()}
 
-# The C++ type names mm's dtype check prints.
-_CPP_NAMES = {
-    np.dtype(np.bool_): "bool",
-    np.dtype(np.uint8): "unsigned char",
-    np.dtype(np.int8): "signed char",
-    np.dtype(np.int16): "short int",
-    np.dtype(np.int32): "int",
-    np.dtype(np.int64): "long int",
-    np.dtype(np.float16): "c10::Half",
-    np.dtype(np.float32): "float",
-    np.dtype(np.float64): "double",
-}
+# The C++ type names some of PyTorch's dtype checks print.
+_CPP_NAMES = {d.np: name for d, name in TYPEID_NAME.items()}
 
 # The type names PyTorch's scalar overflow check prints (half scalars are checked as float).
 _SCALAR_NAMES = {

@@ -8,11 +8,14 @@ Conversions follow c10's casts, which differ from NumPy's in two places: float64
 float32 (``c10::Half`` is built from a float), and float -> uint8 goes through int64 (so -1.5 -> 255).
 """
 
-import math
-
 import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
+from .convert import OVERLAP_MSG as _OVERLAP_MSG
+from .convert import c_contiguous as _c
+from .convert import cast as _cast
+from .convert import infer_size as _infer_size
+from .convert import scalar_to as _scalar_to
 
 _BOOL = np.dtype(np.bool_)
 _U8 = np.dtype(np.uint8)
@@ -20,18 +23,6 @@ _F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 
-# c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
-_C_NAME = {
-    "bool": "bool",
-    "uint8": "uint8_t",
-    "int8": "int8_t",
-    "int16": "int16_t",
-    "int32": "int",
-    "int64": "int64_t",
-    "float16": "c10::Half",
-    "float32": "float",
-    "float64": "double",
-}
 
 # Promotion order of torch's result_type for these dtypes; uint8 and int8 meet at int16.
 _RANK = {
@@ -46,101 +37,14 @@ _RANK = {
     "float64": 7,
 }
 
-_OVERLAP_MSG = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
 
-
-# --- helpers (index.py keeps its own copies so that each kernel file loads on its own) -----------------
-
-
-def _infer_size(a: tuple, b: tuple) -> tuple:
-    """Broadcast shape of ``a`` and ``b`` with torch's message naming them tensor a and tensor b."""
-    ndim = max(len(a), len(b))
-    out = []
-    for i in range(ndim):
-        sa = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
-        sb = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
-        if sa != sb and sa != 1 and sb != 1:
-            raise RuntimeError(
-                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) "
-                f"at non-singleton dimension {i}"
-            )
-        out.append(sa if sb == 1 else sb)
-    return tuple(out)
+# --- helpers (the conversions shared with index.py live in convert.py) ---------------------------------
 
 
 def _check_no_internal_overlap(a: np.ndarray) -> None:
     # torch's has_internal_overlap: only a zero stride over a dim of size > 1 is known to overlap.
     if a.size > 0 and any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides)):
         raise RuntimeError(_OVERLAP_MSG)
-
-
-def _c(a: np.ndarray) -> np.ndarray:
-    """``a`` as a C-contiguous array (np.ascontiguousarray turns 0-d into 1-d)."""
-    return a if a.flags.c_contiguous else a.copy(order="C")
-
-
-def _cast(src: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """``src`` converted to ``dtype`` as c10 converts (no copy when the dtype already matches)."""
-    if src.dtype == dtype:
-        return src
-    if dtype == _F16 and src.dtype == _F64:
-        src = src.astype(_F32)
-    elif dtype == _U8 and src.dtype.kind == "f":
-        src = src.astype(np.int64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        return src.astype(dtype)
-
-
-def _overflow(dtype: np.dtype) -> RuntimeError:
-    return RuntimeError(f"value cannot be converted to type {_C_NAME[dtype.name]} without overflow")
-
-
-def _scalar_to(value, dtype: np.dtype):
-    """A Python number (or 0-d array) as a NumPy scalar of ``dtype``, with c10's overflow checks."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        value = value.item()
-    if isinstance(value, int) and not isinstance(value, bool):
-        _check_int64_range(value)
-    if dtype == _BOOL:
-        return np.bool_(value != 0)
-    if isinstance(value, complex):
-        if value.imag != 0:
-            raise _overflow(dtype)
-        value = value.real
-    if isinstance(value, bool):
-        return np.array(int(value)).astype(dtype)[()]
-    if isinstance(value, int):
-        if dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            # c10 lets a negative int wrap into an unsigned type when its magnitude fits (uint8: -255..255).
-            ok = -info.max <= value <= info.max if dtype.kind == "u" else info.min <= value <= info.max
-            if not ok:
-                raise _overflow(dtype)
-            return np.array(value % (1 << (8 * dtype.itemsize)) if value < 0 else value).astype(dtype)[()]
-        if abs(value) > float(np.finfo(dtype).max):
-            raise _overflow(dtype)
-        src = np.array(value, np.int64 if value < 2**63 else np.uint64)
-        return _cast(src.astype(_F32) if dtype == _F16 else src, dtype)[()]
-    f = float(value)
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        if math.isnan(f) or math.isinf(f) or f < float(info.min) or f > float(info.max):
-            raise _overflow(dtype)
-        return _cast(np.array(f), dtype)[()]
-    if math.isfinite(f) and abs(f) > float(np.finfo(dtype).max):
-        raise _overflow(dtype)
-    return _cast(np.array(f), dtype)[()]
-
-
-def _check_int64_range(value: int) -> None:
-    # Python ints reach torch as int64 or uint64; beyond that the argument parser refuses them.
-    if value < -(2**63):
-        raise OverflowError("can't convert negative int to unsigned")
-    if value >= 2**64:
-        raise OverflowError("int too big to convert")
 
 
 def _promote(a: np.dtype, b: np.dtype) -> np.dtype:

@@ -1,0 +1,115 @@
+"""c10's conversions for the CPU kernels: scalars to a dtype with overflow checks, array casts.
+
+They differ from NumPy's in two places: float64 -> float16 rounds via float32 (``c10::Half`` is built
+from a float), and float -> uint8 goes through int64 (so -1.5 -> 255).
+"""
+
+import math
+
+import numpy as np
+
+_BOOL = np.dtype(np.bool_)
+_U8 = np.dtype(np.uint8)
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+
+# c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
+C_NAME = {
+    "bool": "bool",
+    "uint8": "uint8_t",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int",
+    "int64": "int64_t",
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+}
+
+OVERLAP_MSG = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def infer_size(a: tuple, b: tuple) -> tuple:
+    """Broadcast shape of ``a`` and ``b`` with torch's message naming them tensor a and tensor b."""
+    ndim = max(len(a), len(b))
+    out = []
+    for i in range(ndim):
+        sa = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
+        sb = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) "
+                f"at non-singleton dimension {i}"
+            )
+        out.append(sa if sb == 1 else sb)
+    return tuple(out)
+
+
+def c_contiguous(a: np.ndarray) -> np.ndarray:
+    """``a`` as a C-contiguous array (np.ascontiguousarray turns 0-d into 1-d)."""
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
+def cast(src: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``src`` converted to ``dtype`` as c10 converts (no copy when the dtype already matches)."""
+    if src.dtype == dtype:
+        return src
+    if dtype == _F16 and src.dtype == _F64:
+        src = src.astype(_F32)
+    elif dtype == _U8 and src.dtype.kind == "f":
+        src = src.astype(np.int64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return src.astype(dtype)
+
+
+def overflow(dtype: np.dtype) -> RuntimeError:
+    return RuntimeError(f"value cannot be converted to type {C_NAME[dtype.name]} without overflow")
+
+
+def scalar_to(value, dtype: np.dtype):
+    """A Python number (or 0-d array) as a NumPy scalar of ``dtype``, with c10's overflow checks."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        value = value.item()
+    if isinstance(value, int) and not isinstance(value, bool):
+        check_int64_range(value)
+    if dtype == _BOOL:
+        return np.bool_(value != 0)
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise overflow(dtype)
+        value = value.real
+    if isinstance(value, bool):
+        return np.array(int(value)).astype(dtype)[()]
+    if isinstance(value, int):
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            # c10 lets a negative int wrap into an unsigned type when its magnitude fits (uint8: -255..255).
+            ok = -info.max <= value <= info.max if dtype.kind == "u" else info.min <= value <= info.max
+            if not ok:
+                raise overflow(dtype)
+            return np.array(value % (1 << (8 * dtype.itemsize)) if value < 0 else value).astype(dtype)[()]
+        if abs(value) > float(np.finfo(dtype).max):
+            raise overflow(dtype)
+        src = np.array(value, np.int64 if value < 2**63 else np.uint64)
+        return cast(src.astype(_F32) if dtype == _F16 else src, dtype)[()]
+    f = float(value)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        if math.isnan(f) or math.isinf(f) or f < float(info.min) or f > float(info.max):
+            raise overflow(dtype)
+        return cast(np.array(f), dtype)[()]
+    if math.isfinite(f) and abs(f) > float(np.finfo(dtype).max):
+        raise overflow(dtype)
+    return cast(np.array(f), dtype)[()]
+
+
+def check_int64_range(value: int) -> None:
+    # Python ints reach torch as int64 or uint64; beyond that the argument parser refuses them.
+    if value < -(2**63):
+        raise OverflowError("can't convert negative int to unsigned")
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
