@@ -97,23 +97,22 @@ class OpPlan:
 
 
 def _functional_of(fn: NativeFunction, by_name: dict) -> NativeFunction | None:
-    """The functional overload an in-place or out= overload is a variant of."""
+    """The functional overload an in-place or out= overload is a variant of: the one with the same
+    base name and the same arguments (the in-place ``self`` without its write annotation, and
+    without the out= arguments), as torchgen pairs them."""
     s = fn.schema
-    if s.kind() == "inplace":
-        base = s.name.name[:-1]
-        return by_name.get(f"{base}.{s.name.overload}") or by_name.get(base)
-    if s.kind() == "out":
-        args = [str(a) for a in s.arguments.positional + s.arguments.kwarg_only]
-        for cand in by_name.values():
-            cs = cand.schema
-            same_args = [str(a) for a in cs.arguments.positional + cs.arguments.kwarg_only] == args
-            if (
-                cs.name.base == s.name.base
-                and cs.kind() == "functional"
-                and not cs.name.inplace
-                and same_args
-            ):
-                return cand
+    if s.kind() not in ("inplace", "out"):
+        return None
+    args = [a for a in s.arguments.positional + s.arguments.kwarg_only if a not in s.out_arguments]
+    wanted = [f"{a.type} {a.name}" + (f"={a.default}" if a.default is not None else "") for a in args]
+    for cand in by_name.values():
+        cs = cand.schema
+        if cs.name.base != s.name.base or cs.kind() != "functional" or cs.name.inplace:
+            continue
+        have = [f"{a.type} {a.name}" + (f"={a.default}" if a.default is not None else "")
+                for a in cs.arguments.positional + cs.arguments.kwarg_only]  # fmt: skip
+        if have == wanted:
+            return cand
     return None
 
 

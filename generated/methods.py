@@ -162,10 +162,6 @@ _silu_overloads = (
     _Overload("silu", (), "silu", 'silu_out'),
 )
 
-_silu__overloads = (
-    _Overload("silu_", (), "silu_", None),
-)
-
 _erf_overloads = (
     _Overload("erf", (), "erf", 'erf_out'),
 )
@@ -841,10 +837,6 @@ class TensorMethods:
     def silu(self, *args, **kwargs):
         """Schema: ``silu(Tensor self) -> Tensor``"""
         return _resolve("silu", _silu_overloads, args, kwargs, self)
-
-    def silu_(self, *args, **kwargs):
-        """Schema: ``silu_(Tensor(a!) self) -> Tensor(a!)``"""
-        return _resolve("silu_", _silu__overloads, args, kwargs, self)
 
     def erf(self, *args, **kwargs):
         """Schema: ``erf(Tensor self) -> Tensor``"""

@@ -85,8 +85,6 @@ class TensorMethods:
         """Schema: ``relu_(Tensor(a!) self) -> Tensor(a!)``"""
     def silu(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``silu(Tensor self) -> Tensor``"""
-    def silu_(self) -> Tensor:
-        """Schema: ``silu_(Tensor(a!) self) -> Tensor(a!)``"""
     def erf(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``erf(Tensor self) -> Tensor``"""
     def erf_(self) -> Tensor:

@@ -1529,15 +1529,15 @@ def pow__Scalar(self, exponent):
     device = self._device
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_pow_Scalar(device, (self._data, exponent), out=self._data)
+    _original_self = self.clone() if self._rg else self
+    _PW_pow_Tensor_Scalar(device, (self._data, exponent), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (exponent._rg):
-        node = PowBackward2()
-        _connect(node, (exponent,))
-        node._saved_self = self
-        node._saved_exponent_ = _Saved(exponent, False)
+    if _GRAD.enabled and (self._rg):
+        node = PowBackward1()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_exponent = exponent
         _set_history(self, node)
-        node._saved_result_ = _Saved(self, True)
     return self
 
 

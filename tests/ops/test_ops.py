@@ -11,6 +11,7 @@ from op_samples import (
     BAD,
     EXPLICIT,
     NOT_SAMPLED,
+    SPEC,
     TORCH_NAME,
     differentiable,
     functional_ops,
@@ -211,3 +212,72 @@ def test_bad_inputs_raise_what_torch_raises(fn, sample):
 def test_every_bad_input_names_a_spec_op():
     names = {fn.name for fn in functional_ops()}
     assert set(BAD) <= names, f"BAD lists ops the spec lacks: {set(BAD) - names}"
+
+
+def _variants(kind):
+    """(variant, functional) pairs of the spec's in-place or out= overloads that have samples."""
+    by_name = {fn.name: fn for fn in functional_ops()}
+    out = []
+    for fn in SPEC.functions:
+        if fn.schema.kind() != kind:
+            continue
+        base = fn.schema.name.name.rstrip("_") if kind == "inplace" else fn.schema.name.name
+        args = [str(a) for a in fn.schema.arguments.positional + fn.schema.arguments.kwarg_only]
+        for cand in by_name.values():
+            cargs = [str(a) for a in cand.schema.arguments.positional + cand.schema.arguments.kwarg_only]
+            same = cargs == [a.replace("Tensor(a!) self", "Tensor self") for a in args]
+            if cand.schema.name.name == base and same:
+                out.append((fn, cand))
+                break
+    return out
+
+
+def _variant_cases(kind):
+    cases = []
+    for fn, functional in _variants(kind):
+        if functional.pointwise is not None:
+            samples = pointwise_samples(functional, np.float32)
+        else:
+            samples = [_as_dtype(s, np.float32) for s in EXPLICIT.get(functional.name, [])]
+        for s in samples:
+            cases.append(pytest.param(fn, functional, s, id=f"{fn.name}-{s.label}"))
+    return cases
+
+
+@pytest.mark.parametrize("fn, functional, sample", _variant_cases("inplace"))
+def test_inplace_variant_matches_torch(fn, functional, sample):
+    name = fn.schema.name.name
+    results = []
+    for lib in (torch, yaten):
+        args = [_convert(a, lib) for a in sample.args]
+        kwargs = {k: _convert(v, lib) for k, v in sample.kwargs.items()}
+        try:
+            returned = getattr(args[0], name)(*args[1:], **kwargs)
+        except Exception as e:  # the types are compared below
+            results.append(type(e))
+            continue
+        assert returned is args[0], "an in-place op returns self"
+        results.append(args[0])
+    if isinstance(results[0], type):
+        assert results[1] is results[0] or issubclass(results[1], results[0]), results
+        return
+    assert not isinstance(results[1], type), f"yaten raised {results[1]}, torch did not"
+    _assert_same(results[1], results[0])
+    assert results[1]._version == 1
+
+
+@pytest.mark.parametrize("fn, functional, sample", _variant_cases("out"))
+def test_out_variant_matches_torch(fn, functional, sample):
+    expected, _ = _call(torch, functional, sample)
+    name = functional.schema.name.name
+    args = [_convert(a, yaten) for a in sample.args]
+    kwargs = {k: _convert(v, yaten) for k, v in sample.kwargs.items()}
+    out = yaten.empty(tuple(expected.shape), dtype=getattr(yaten, str(expected.dtype).split(".")[1]))
+    returned = getattr(yaten, name)(*args, **kwargs, out=out)
+    assert returned is out
+    _assert_same(out, expected)
+
+
+def test_out_variant_rejects_a_narrower_dtype():
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        yaten.add(yaten.ones(2), yaten.ones(2), out=yaten.zeros(2, dtype=yaten.int64))
