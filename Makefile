@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test test-cuda bench lint demo clean
+.PHONY: generate check test bench lint demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -26,7 +26,8 @@ bench: $(STAMP)
 	$(PY) bench/run.py
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check codegen runtime tests bench examples
+	$(VENV)/bin/ruff check codegen runtime tests bench examples generated
+	$(VENV)/bin/ruff format --check codegen runtime tests bench examples
 
 demo: $(STAMP)
 	$(PY) examples/fit_polynomial.py

@@ -236,8 +236,7 @@ NOT_SAMPLED = {
 }  # fmt: skip
 
 # Where torch keeps the ops it has outside the torch namespace (overload name -> callable path).
-TORCH_NAME = {"silu": "nn.functional.silu", "gelu": "nn.functional.gelu", "linear": "nn.functional.linear",
-              "index.Tensor": "ops.aten.index.Tensor", "slice.Tensor": "ops.aten.slice.Tensor",
+TORCH_NAME = {"index.Tensor": "ops.aten.index.Tensor", "slice.Tensor": "ops.aten.slice.Tensor",
               "_to_copy": "ops.aten._to_copy.default"}  # fmt: skip
 
 

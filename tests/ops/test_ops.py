@@ -81,8 +81,20 @@ def _call(lib, fn, sample, requires_grad=False):
     kwargs = {k: _convert(v, lib) for k, v in sample.kwargs.items()}
     if sample.method or "function" not in fn.variants:
         return getattr(args[0], name)(*args[1:], **kwargs), args
-    path = TORCH_NAME.get(fn.name, name) if lib is torch else name
-    return _resolve(lib, path)(*args, **kwargs), args
+    if lib is not torch:
+        return getattr(lib, name)(*args, **kwargs), args
+    return _torch_function(fn.name, name)(*args, **kwargs), args
+
+
+def _torch_function(overload: str, name: str):
+    """torch's callable for an op: listed in TORCH_NAME, or found in torch, torch.nn.functional,
+    torch.special (so that a new op's tests need no table entry when torch has it there)."""
+    if overload in TORCH_NAME:
+        return _resolve(torch, TORCH_NAME[overload])
+    for space in (torch, torch.nn.functional, torch.special):
+        if hasattr(space, name):
+            return getattr(space, name)
+    return _resolve(torch, name)  # raises torch's AttributeError
 
 
 def _assert_same(y, t, what="output"):
