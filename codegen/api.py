@@ -6,6 +6,7 @@ converted how, what a Backward node saves) is made here, once, at build time.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 from codegen import formulas as F
@@ -86,6 +87,15 @@ class NodePlan:
     multi_output: bool
     output_differentiability: tuple | None = None
 
+    @property
+    def slots(self) -> str:
+        extra = ["_list_len"] if any(is_list for _, is_list in self.inputs) else []
+        return quoted_tuple([f for f, _, _ in self.saved] + extra)
+
+    @property
+    def saved_fields(self) -> str:
+        return quoted_tuple(f for f, k, _ in self.saved if k != "value")
+
 
 @dataclass
 class OpPlan:
@@ -137,6 +147,18 @@ def _result_names(schema: FunctionSchema) -> dict:
     return names
 
 
+def _guarded(formula: str) -> str:
+    """The formula as the left part of ``... if needs[i] else None`` (parenthesised only if it must be)."""
+    top = ast.parse(formula, mode="eval").body
+    return f"({formula})" if isinstance(top, (ast.IfExp, ast.Lambda, ast.NamedExpr)) else formula
+
+
+def quoted_tuple(names) -> str:
+    """A tuple literal of strings, as it would be written by hand: ("a", "b") or ("a",)."""
+    names = list(names)
+    return "(" + ", ".join(f'"{n}"' for n in names) + ("," if len(names) == 1 else "") + ")"
+
+
 def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
     schema = d.schema
     arg_types = {a.name: str(a.type) for a in schema.flat_arguments}
@@ -174,7 +196,7 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
         if len(names) == 1:
             i = index[names[0]]
             body.append(
-                f"grad_{names[0]} = ({formula}) if needs[{i}] else None  # spec/derivatives.yaml:{line}"
+                f"grad_{names[0]} = {_guarded(formula)} if needs[{i}] else None  # spec/derivatives.yaml:{line}"
             )
         else:
             mask = ", ".join(f"needs[{index[n]}]" for n in names)

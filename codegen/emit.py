@@ -161,6 +161,11 @@ def render(spec: Spec) -> dict[str, str]:
         body = lower.op_body(fn, spec, functional, node, {})
         ops.append(api.OpPlan(fn, api.pyname(fn), ", ".join(params), body, str(fn.schema)))
 
+    return_types = []
+    for fn in spec.functions:
+        rt = lower.return_type(fn)
+        if rt and fn.schema.kind() == "functional":
+            return_types.append((api.pyname(fn), rt[0], api.quoted_tuple(rt[1])))
     kernels = []
     for fn in spec.functions:
         if fn.pointwise is None:
@@ -177,6 +182,7 @@ def render(spec: Spec) -> dict[str, str]:
         "__init__.py": env.get_template("__init__.py.j2").render(),
         "ops.py": env.get_template("ops.py.j2").render(
             ops=ops,
+            return_types=return_types,
             pointwise=pointwise,
             dispatch=dispatch,
             cpu_imports=sort(cpu_imports),

@@ -46,6 +46,10 @@ def _requires_grad_expr(inputs, types) -> str:
     return " or ".join(parts) if parts else "False"
 
 
+def _paren(expr: str) -> str:
+    return f"({expr})" if " or " in expr else expr
+
+
 def pointwise_params(fn: NativeFunction) -> list[str]:
     return [a.name for a in inputs(fn)]
 
@@ -64,19 +68,29 @@ def pointwise_decl(fn: NativeFunction) -> tuple:
     return api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(alpha)
 
 
+def return_type(fn: NativeFunction) -> tuple[str, tuple] | None:
+    """(name, fields) of the named tuple an op with several named returns gives (torch.return_types)."""
+    rets = fn.schema.returns
+    if len(rets) > 1 and all(r.name for r in rets):
+        return fn.schema.name.name, tuple(r.name for r in rets)
+    return None
+
+
 def _wrap_result(fn: NativeFunction, expr: str) -> str:
     rets = fn.schema.returns
     if len(rets) == 1 and str(rets[0].type) == "Tensor":
         return f"_wrap({expr}, device)"
     if len(rets) == 1 and str(rets[0].type) == "Tensor[]":
         return f"[_wrap(r, device) for r in {expr}]"
+    if return_type(fn):
+        return f"_RT_{api.pyname(fn)}(*(_wrap(r, device) for r in {expr}))"
     return f"tuple(_wrap(r, device) for r in {expr})"
 
 
 def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace: bool) -> list[str]:
     types = {a.name: str(a.type) for a in fn.schema.flat_arguments}
     cond = _requires_grad_expr(node.inputs, types)
-    lines = [f"if _GRAD.enabled and ({cond}):"]
+    lines = [f"if _GRAD.enabled and {_paren(cond)}:"]
     body = [f"node = {node.cls}()"]
     edges = ", ".join(f"*{n}" if is_list else n for n, is_list in node.inputs)
     body.append(f"_connect(node, {tuple_expr(edges.split(', '))})")
@@ -142,7 +156,7 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
         types = {a.name: str(a.type) for a in f.schema.flat_arguments}
         outs = [a.name for a in fn.schema.out_arguments]
         return [
-            f"if _GRAD.enabled and ({_requires_grad_expr(grads, types)}):",
+            f"if _GRAD.enabled and {_paren(_requires_grad_expr(grads, types))}:",
             f"    _out_of_autograd({name!r})",
             f"return _write_out({name!r}, {outs[0]}, {api.pyname(f)}({call}))",
         ]

@@ -6,7 +6,117 @@ from yaten._generated.functions import *  # formulas call yaten ops by name
 from yaten.autograd.formulas import *  # and the helpers of FunctionsManual
 from yaten.autograd.node import Node
 
-__all__ = ["NegBackward0", "AbsBackward0", "SignBackward0", "ExpBackward0", "Expm1Backward0", "LogBackward0", "Log2Backward0", "Log10Backward0", "Log1pBackward0", "SqrtBackward0", "RsqrtBackward0", "ReciprocalBackward0", "SinBackward0", "CosBackward0", "TanBackward0", "AtanBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0", "SiluBackward0", "ErfBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0", "TruncBackward0", "GeluErfBackward0", "GeluTanhBackward0", "AddBackward0", "AddBackward1", "SubBackward0", "SubBackward1", "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "RemainderBackward0", "RemainderBackward1", "PowBackward0", "PowBackward1", "PowBackward2", "MaximumBackward0", "MinimumBackward0", "Atan2Backward0", "ClampMinBackward0", "ClampMaxBackward0", "LerpBackward0", "LerpBackward1", "WhereBackward0", "WhereBackward1", "WhereBackward2", "ViewBackward0", "AsStridedBackward0", "TransposeBackward0", "TBackward0", "PermuteBackward0", "ExpandBackward0", "SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "UnsqueezeBackward0", "SelectBackward0", "SliceBackward0", "SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0", "SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "ProdBackward0", "ProdBackward1", "MaxBackward0", "MaxBackward1", "MinBackward0", "MinBackward1", "AmaxBackward0", "AminBackward0", "VarBackward0", "StdBackward0", "LogsumexpBackward0", "NormBackward0", "NormBackward1", "CumsumBackward0", "SoftmaxBackward0", "LogSoftmaxBackward0", "MmBackward0", "BmmBackward0", "AddmmBackward0", "DotBackward0", "MvBackward0", "CatBackward0", "FlipBackward0", "RollBackward0", "RepeatBackward0", "CloneBackward0", "CopyBackward0", "FillBackward0", "ZeroBackward0", "ToCopyBackward0", "IndexSelectBackward0", "GatherBackward0", "ScatterBackward0", "ScatterBackward1", "ScatterAddBackward0", "MaskedFillBackward0", "MaskedFillBackward1", "MaskedSelectBackward0", "IndexBackward0", "IndexPutBackward0"]
+__all__ = [
+    "NegBackward0",
+    "AbsBackward0",
+    "SignBackward0",
+    "ExpBackward0",
+    "Expm1Backward0",
+    "LogBackward0",
+    "Log2Backward0",
+    "Log10Backward0",
+    "Log1pBackward0",
+    "SqrtBackward0",
+    "RsqrtBackward0",
+    "ReciprocalBackward0",
+    "SinBackward0",
+    "CosBackward0",
+    "TanBackward0",
+    "AtanBackward0",
+    "TanhBackward0",
+    "SigmoidBackward0",
+    "ReluBackward0",
+    "SiluBackward0",
+    "ErfBackward0",
+    "FloorBackward0",
+    "CeilBackward0",
+    "RoundBackward0",
+    "TruncBackward0",
+    "GeluErfBackward0",
+    "GeluTanhBackward0",
+    "AddBackward0",
+    "AddBackward1",
+    "SubBackward0",
+    "SubBackward1",
+    "MulBackward0",
+    "MulBackward1",
+    "DivBackward0",
+    "DivBackward1",
+    "RemainderBackward0",
+    "RemainderBackward1",
+    "PowBackward0",
+    "PowBackward1",
+    "PowBackward2",
+    "MaximumBackward0",
+    "MinimumBackward0",
+    "Atan2Backward0",
+    "ClampMinBackward0",
+    "ClampMaxBackward0",
+    "LerpBackward0",
+    "LerpBackward1",
+    "WhereBackward0",
+    "WhereBackward1",
+    "WhereBackward2",
+    "ViewBackward0",
+    "AsStridedBackward0",
+    "TransposeBackward0",
+    "TBackward0",
+    "PermuteBackward0",
+    "ExpandBackward0",
+    "SqueezeBackward0",
+    "SqueezeBackward1",
+    "SqueezeBackward2",
+    "UnsqueezeBackward0",
+    "SelectBackward0",
+    "SliceBackward0",
+    "SplitBackward0",
+    "SplitWithSizesBackward0",
+    "UnbindBackward0",
+    "SumBackward0",
+    "SumBackward1",
+    "MeanBackward0",
+    "MeanBackward1",
+    "ProdBackward0",
+    "ProdBackward1",
+    "MaxBackward0",
+    "MaxBackward1",
+    "MinBackward0",
+    "MinBackward1",
+    "AmaxBackward0",
+    "AminBackward0",
+    "VarBackward0",
+    "StdBackward0",
+    "LogsumexpBackward0",
+    "NormBackward0",
+    "NormBackward1",
+    "CumsumBackward0",
+    "SoftmaxBackward0",
+    "LogSoftmaxBackward0",
+    "MmBackward0",
+    "BmmBackward0",
+    "AddmmBackward0",
+    "DotBackward0",
+    "MvBackward0",
+    "CatBackward0",
+    "FlipBackward0",
+    "RollBackward0",
+    "RepeatBackward0",
+    "CloneBackward0",
+    "CopyBackward0",
+    "FillBackward0",
+    "ZeroBackward0",
+    "ToCopyBackward0",
+    "IndexSelectBackward0",
+    "GatherBackward0",
+    "ScatterBackward0",
+    "ScatterBackward1",
+    "ScatterAddBackward0",
+    "MaskedFillBackward0",
+    "MaskedFillBackward1",
+    "MaskedSelectBackward0",
+    "IndexBackward0",
+    "IndexPutBackward0",
+]
 
 
 class NegBackward0(Node):
@@ -18,15 +128,15 @@ class NegBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:4
         grad = grads[0]
         needs = node._needs()
-        grad_self = (-grad) if needs[0] else None  # spec/derivatives.yaml:5
+        grad_self = -grad if needs[0] else None  # spec/derivatives.yaml:5
         return (grad_self,)
 
 
 class AbsBackward0(Node):
     """abs(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -40,7 +150,7 @@ class AbsBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * self.sign()) if needs[0] else None  # spec/derivatives.yaml:7
+        grad_self = grad * self.sign() if needs[0] else None  # spec/derivatives.yaml:7
         return (grad_self,)
 
 
@@ -53,15 +163,15 @@ class SignBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:8
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:9
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:9
         return (grad_self,)
 
 
 class ExpBackward0(Node):
     """exp(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -75,15 +185,15 @@ class ExpBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * result) if needs[0] else None  # spec/derivatives.yaml:11
+        grad_self = grad * result if needs[0] else None  # spec/derivatives.yaml:11
         return (grad_self,)
 
 
 class Expm1Backward0(Node):
     """expm1(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -97,15 +207,15 @@ class Expm1Backward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (result + 1)) if needs[0] else None  # spec/derivatives.yaml:13
+        grad_self = grad * (result + 1) if needs[0] else None  # spec/derivatives.yaml:13
         return (grad_self,)
 
 
 class LogBackward0(Node):
     """log(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -119,15 +229,15 @@ class LogBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / self) if needs[0] else None  # spec/derivatives.yaml:15
+        grad_self = grad / self if needs[0] else None  # spec/derivatives.yaml:15
         return (grad_self,)
 
 
 class Log2Backward0(Node):
     """log2(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -141,15 +251,15 @@ class Log2Backward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / (self * 0.6931471805599453)) if needs[0] else None  # spec/derivatives.yaml:17
+        grad_self = grad / (self * 0.6931471805599453) if needs[0] else None  # spec/derivatives.yaml:17
         return (grad_self,)
 
 
 class Log10Backward0(Node):
     """log10(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -163,15 +273,15 @@ class Log10Backward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / (self * 2.302585092994046)) if needs[0] else None  # spec/derivatives.yaml:19
+        grad_self = grad / (self * 2.302585092994046) if needs[0] else None  # spec/derivatives.yaml:19
         return (grad_self,)
 
 
 class Log1pBackward0(Node):
     """log1p(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -185,15 +295,15 @@ class Log1pBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / (self + 1)) if needs[0] else None  # spec/derivatives.yaml:21
+        grad_self = grad / (self + 1) if needs[0] else None  # spec/derivatives.yaml:21
         return (grad_self,)
 
 
 class SqrtBackward0(Node):
     """sqrt(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -207,15 +317,15 @@ class SqrtBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / (2 * result)) if needs[0] else None  # spec/derivatives.yaml:23
+        grad_self = grad / (2 * result) if needs[0] else None  # spec/derivatives.yaml:23
         return (grad_self,)
 
 
 class RsqrtBackward0(Node):
     """rsqrt(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -229,15 +339,15 @@ class RsqrtBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (-0.5 * grad * result.pow(3)) if needs[0] else None  # spec/derivatives.yaml:25
+        grad_self = -0.5 * grad * result.pow(3) if needs[0] else None  # spec/derivatives.yaml:25
         return (grad_self,)
 
 
 class ReciprocalBackward0(Node):
     """reciprocal(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -251,15 +361,15 @@ class ReciprocalBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (-grad * result * result) if needs[0] else None  # spec/derivatives.yaml:27
+        grad_self = -grad * result * result if needs[0] else None  # spec/derivatives.yaml:27
         return (grad_self,)
 
 
 class SinBackward0(Node):
     """sin(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -273,15 +383,15 @@ class SinBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * self.cos()) if needs[0] else None  # spec/derivatives.yaml:29
+        grad_self = grad * self.cos() if needs[0] else None  # spec/derivatives.yaml:29
         return (grad_self,)
 
 
 class CosBackward0(Node):
     """cos(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -295,15 +405,15 @@ class CosBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (-grad * self.sin()) if needs[0] else None  # spec/derivatives.yaml:31
+        grad_self = -grad * self.sin() if needs[0] else None  # spec/derivatives.yaml:31
         return (grad_self,)
 
 
 class TanBackward0(Node):
     """tan(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -317,15 +427,15 @@ class TanBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (1 + result * result)) if needs[0] else None  # spec/derivatives.yaml:33
+        grad_self = grad * (1 + result * result) if needs[0] else None  # spec/derivatives.yaml:33
         return (grad_self,)
 
 
 class AtanBackward0(Node):
     """atan(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -339,15 +449,15 @@ class AtanBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / (1 + self * self)) if needs[0] else None  # spec/derivatives.yaml:35
+        grad_self = grad / (1 + self * self) if needs[0] else None  # spec/derivatives.yaml:35
         return (grad_self,)
 
 
 class TanhBackward0(Node):
     """tanh(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -361,15 +471,15 @@ class TanhBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (1 - result * result)) if needs[0] else None  # spec/derivatives.yaml:37
+        grad_self = grad * (1 - result * result) if needs[0] else None  # spec/derivatives.yaml:37
         return (grad_self,)
 
 
 class SigmoidBackward0(Node):
     """sigmoid(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -383,15 +493,15 @@ class SigmoidBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * result * (1 - result)) if needs[0] else None  # spec/derivatives.yaml:39
+        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:39
         return (grad_self,)
 
 
 class ReluBackward0(Node):
     """relu(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -405,15 +515,15 @@ class ReluBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (result > 0)) if needs[0] else None  # spec/derivatives.yaml:41
+        grad_self = grad * (result > 0) if needs[0] else None  # spec/derivatives.yaml:41
         return (grad_self,)
 
 
 class SiluBackward0(Node):
     """silu(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -427,15 +537,15 @@ class SiluBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * self.sigmoid() * (1 + self * (1 - self.sigmoid()))) if needs[0] else None  # spec/derivatives.yaml:43
+        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:43
         return (grad_self,)
 
 
 class ErfBackward0(Node):
     """erf(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -449,7 +559,7 @@ class ErfBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (1.1283791670955126 * grad * (-self * self).exp()) if needs[0] else None  # spec/derivatives.yaml:45
+        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:45
         return (grad_self,)
 
 
@@ -462,7 +572,7 @@ class FloorBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:46
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:47
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:47
         return (grad_self,)
 
 
@@ -475,7 +585,7 @@ class CeilBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:48
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:49
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:49
         return (grad_self,)
 
 
@@ -488,7 +598,7 @@ class RoundBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:50
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:51
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:51
         return (grad_self,)
 
 
@@ -501,15 +611,15 @@ class TruncBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:52
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:53
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:53
         return (grad_self,)
 
 
 class GeluErfBackward0(Node):
     """_gelu_erf(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -523,15 +633,15 @@ class GeluErfBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (gelu_backward(grad, self, 'none')) if needs[0] else None  # spec/derivatives.yaml:55
+        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:55
         return (grad_self,)
 
 
 class GeluTanhBackward0(Node):
     """_gelu_tanh(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -545,22 +655,22 @@ class GeluTanhBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (gelu_backward(grad, self, 'tanh')) if needs[0] else None  # spec/derivatives.yaml:57
+        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:57
         return (grad_self,)
 
 
 class AddBackward0(Node):
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
 
-    __slots__ = ("_saved_alpha", )
+    __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:58
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:59
-        grad_other = (maybe_multiply(grad, alpha)) if needs[1] else None  # spec/derivatives.yaml:60
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:59
+        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:60
         return (grad_self, grad_other)
 
 
@@ -573,22 +683,22 @@ class AddBackward1(Node):
     def apply(node, grads):  # spec/derivatives.yaml:61
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:62
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:62
         return (grad_self,)
 
 
 class SubBackward0(Node):
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
 
-    __slots__ = ("_saved_alpha", )
+    __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:63
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:64
-        grad_other = (maybe_multiply(-grad, alpha)) if needs[1] else None  # spec/derivatives.yaml:65
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:64
+        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:65
         return (grad_self, grad_other)
 
 
@@ -601,15 +711,15 @@ class SubBackward1(Node):
     def apply(node, grads):  # spec/derivatives.yaml:66
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:67
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:67
         return (grad_self,)
 
 
 class MulBackward0(Node):
     """mul.Tensor(Tensor self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_other_", )
-    _saved_fields = ("_saved_self_", "_saved_other_", )
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
 
     @property
     def _saved_self(node):
@@ -632,30 +742,30 @@ class MulBackward0(Node):
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * other) if needs[0] else None  # spec/derivatives.yaml:69
-        grad_other = (grad * self) if needs[1] else None  # spec/derivatives.yaml:70
+        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:69
+        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:70
         return (grad_self, grad_other)
 
 
 class MulBackward1(Node):
     """mul.Scalar(Tensor self, Scalar other) -> Tensor"""
 
-    __slots__ = ("_saved_other", )
+    __slots__ = ("_saved_other",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:71
         other = node._saved_other
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * other) if needs[0] else None  # spec/derivatives.yaml:72
+        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:72
         return (grad_self,)
 
 
 class DivBackward0(Node):
     """div.Tensor(Tensor self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_other_", )
-    _saved_fields = ("_saved_self_", "_saved_other_", )
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
 
     @property
     def _saved_self(node):
@@ -678,30 +788,30 @@ class DivBackward0(Node):
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / other) if needs[0] else None  # spec/derivatives.yaml:74
-        grad_other = (-grad * self / (other * other)) if needs[1] else None  # spec/derivatives.yaml:75
+        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:74
+        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:75
         return (grad_self, grad_other)
 
 
 class DivBackward1(Node):
     """div.Scalar(Tensor self, Scalar other) -> Tensor"""
 
-    __slots__ = ("_saved_other", )
+    __slots__ = ("_saved_other",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:76
         other = node._saved_other
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad / other) if needs[0] else None  # spec/derivatives.yaml:77
+        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:77
         return (grad_self,)
 
 
 class RemainderBackward0(Node):
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_other_", )
-    _saved_fields = ("_saved_self_", "_saved_other_", )
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
 
     @property
     def _saved_self(node):
@@ -724,8 +834,8 @@ class RemainderBackward0(Node):
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:79
-        grad_other = (-grad * (self / other).floor()) if needs[1] else None  # spec/derivatives.yaml:80
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:79
+        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:80
         return (grad_self, grad_other)
 
 
@@ -738,15 +848,15 @@ class RemainderBackward1(Node):
     def apply(node, grads):  # spec/derivatives.yaml:81
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:82
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:82
         return (grad_self,)
 
 
 class PowBackward0(Node):
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_exponent_", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_exponent_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_exponent_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_exponent_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -778,16 +888,16 @@ class PowBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (pow_backward_self(grad, self, exponent)) if needs[0] else None  # spec/derivatives.yaml:84
-        grad_exponent = (pow_backward_exponent(grad, self, exponent, result)) if needs[1] else None  # spec/derivatives.yaml:85
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:84
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:85
         return (grad_self, grad_exponent)
 
 
 class PowBackward1(Node):
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_exponent", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_exponent")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -802,15 +912,15 @@ class PowBackward1(Node):
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = (pow_backward_self(grad, self, exponent)) if needs[0] else None  # spec/derivatives.yaml:87
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:87
         return (grad_self,)
 
 
 class PowBackward2(Node):
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor"""
 
-    __slots__ = ("_saved_self", "_saved_exponent_", "_saved_result_", )
-    _saved_fields = ("_saved_exponent_", "_saved_result_", )
+    __slots__ = ("_saved_self", "_saved_exponent_", "_saved_result_")
+    _saved_fields = ("_saved_exponent_", "_saved_result_")
 
     @property
     def _saved_exponent(node):
@@ -834,15 +944,15 @@ class PowBackward2(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = (pow_backward_exponent(grad, self, exponent, result)) if needs[0] else None  # spec/derivatives.yaml:89
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:89
         return (grad_exponent,)
 
 
 class MaximumBackward0(Node):
     """maximum(Tensor self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_other_", )
-    _saved_fields = ("_saved_self_", "_saved_other_", )
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
 
     @property
     def _saved_self(node):
@@ -865,16 +975,16 @@ class MaximumBackward0(Node):
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (where(self == other, grad / 2, grad * (self > other))) if needs[0] else None  # spec/derivatives.yaml:91
-        grad_other = (where(self == other, grad / 2, grad * (other > self))) if needs[1] else None  # spec/derivatives.yaml:92
+        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:91
+        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:92
         return (grad_self, grad_other)
 
 
 class MinimumBackward0(Node):
     """minimum(Tensor self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_other_", )
-    _saved_fields = ("_saved_self_", "_saved_other_", )
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
 
     @property
     def _saved_self(node):
@@ -897,16 +1007,16 @@ class MinimumBackward0(Node):
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (where(self == other, grad / 2, grad * (self < other))) if needs[0] else None  # spec/derivatives.yaml:94
-        grad_other = (where(self == other, grad / 2, grad * (other < self))) if needs[1] else None  # spec/derivatives.yaml:95
+        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:94
+        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:95
         return (grad_self, grad_other)
 
 
 class Atan2Backward0(Node):
     """atan2(Tensor self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_other_", )
-    _saved_fields = ("_saved_self_", "_saved_other_", )
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
 
     @property
     def _saved_self(node):
@@ -929,16 +1039,16 @@ class Atan2Backward0(Node):
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * other / (self * self + other * other)) if needs[0] else None  # spec/derivatives.yaml:97
-        grad_other = (-grad * self / (self * self + other * other)) if needs[1] else None  # spec/derivatives.yaml:98
+        grad_self = grad * other / (self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:97
+        grad_other = -grad * self / (self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:98
         return (grad_self, grad_other)
 
 
 class ClampMinBackward0(Node):
     """clamp_min(Tensor self, Scalar min) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_min", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_min")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -953,15 +1063,15 @@ class ClampMinBackward0(Node):
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (self >= min)) if needs[0] else None  # spec/derivatives.yaml:100
+        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:100
         return (grad_self,)
 
 
 class ClampMaxBackward0(Node):
     """clamp_max(Tensor self, Scalar max) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_max", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_max")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -976,30 +1086,30 @@ class ClampMaxBackward0(Node):
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (self <= max)) if needs[0] else None  # spec/derivatives.yaml:102
+        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:102
         return (grad_self,)
 
 
 class LerpBackward0(Node):
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor"""
 
-    __slots__ = ("_saved_weight", )
+    __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:103
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (1 - weight)) if needs[0] else None  # spec/derivatives.yaml:104
-        grad_end = (grad * weight) if needs[1] else None  # spec/derivatives.yaml:105
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:104
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:105
         return (grad_self, grad_end)
 
 
 class LerpBackward1(Node):
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_end_", "_saved_weight_", )
-    _saved_fields = ("_saved_self_", "_saved_end_", "_saved_weight_", )
+    __slots__ = ("_saved_self_", "_saved_end_", "_saved_weight_")
+    _saved_fields = ("_saved_self_", "_saved_end_", "_saved_weight_")
 
     @property
     def _saved_self(node):
@@ -1031,17 +1141,17 @@ class LerpBackward1(Node):
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * (1 - weight)) if needs[0] else None  # spec/derivatives.yaml:107
-        grad_end = (grad * weight) if needs[1] else None  # spec/derivatives.yaml:108
-        grad_weight = (grad * (end - self)) if needs[2] else None  # spec/derivatives.yaml:109
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:107
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:108
+        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:109
         return (grad_self, grad_end, grad_weight)
 
 
 class WhereBackward0(Node):
     """where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_condition_", )
-    _saved_fields = ("_saved_condition_", )
+    __slots__ = ("_saved_condition_",)
+    _saved_fields = ("_saved_condition_",)
 
     @property
     def _saved_condition(node):
@@ -1055,16 +1165,16 @@ class WhereBackward0(Node):
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (where(condition, grad, zeros_like(grad))) if needs[0] else None  # spec/derivatives.yaml:111
-        grad_other = (where(condition, zeros_like(grad), grad)) if needs[1] else None  # spec/derivatives.yaml:112
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:111
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:112
         return (grad_self, grad_other)
 
 
 class WhereBackward1(Node):
     """where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor"""
 
-    __slots__ = ("_saved_condition_", )
-    _saved_fields = ("_saved_condition_", )
+    __slots__ = ("_saved_condition_",)
+    _saved_fields = ("_saved_condition_",)
 
     @property
     def _saved_condition(node):
@@ -1078,15 +1188,15 @@ class WhereBackward1(Node):
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (where(condition, grad, zeros_like(grad))) if needs[0] else None  # spec/derivatives.yaml:114
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:114
         return (grad_self,)
 
 
 class WhereBackward2(Node):
     """where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor"""
 
-    __slots__ = ("_saved_condition_", )
-    _saved_fields = ("_saved_condition_", )
+    __slots__ = ("_saved_condition_",)
+    _saved_fields = ("_saved_condition_",)
 
     @property
     def _saved_condition(node):
@@ -1100,15 +1210,15 @@ class WhereBackward2(Node):
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = (where(condition, zeros_like(grad), grad)) if needs[0] else None  # spec/derivatives.yaml:116
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:116
         return (grad_other,)
 
 
 class ViewBackward0(Node):
     """view(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1119,15 +1229,15 @@ class ViewBackward0(Node):
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.reshape(self.shape)) if needs[0] else None  # spec/derivatives.yaml:118
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:118
         return (grad_self,)
 
 
 class AsStridedBackward0(Node):
     """as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", "_saved_size", "_saved_stride", "_saved_storage_offset", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_size", "_saved_stride", "_saved_storage_offset")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -1144,14 +1254,14 @@ class AsStridedBackward0(Node):
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = (as_strided_backward(grad, self, size, stride, storage_offset)) if needs[0] else None  # spec/derivatives.yaml:120
+        grad_self = as_strided_backward(grad, self, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:120
         return (grad_self,)
 
 
 class TransposeBackward0(Node):
     """transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)"""
 
-    __slots__ = ("_saved_dim0", "_saved_dim1", )
+    __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:121
@@ -1159,7 +1269,7 @@ class TransposeBackward0(Node):
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.transpose(dim0, dim1)) if needs[0] else None  # spec/derivatives.yaml:122
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:122
         return (grad_self,)
 
 
@@ -1172,29 +1282,29 @@ class TBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:123
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.t()) if needs[0] else None  # spec/derivatives.yaml:124
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:124
         return (grad_self,)
 
 
 class PermuteBackward0(Node):
     """permute(Tensor(a) self, int[] dims) -> Tensor(a)"""
 
-    __slots__ = ("_saved_dims", )
+    __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:125
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = (permute_backward(grad, dims)) if needs[0] else None  # spec/derivatives.yaml:126
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:126
         return (grad_self,)
 
 
 class ExpandBackward0(Node):
     """expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1205,15 +1315,15 @@ class ExpandBackward0(Node):
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = (sum_to(grad, self.shape)) if needs[0] else None  # spec/derivatives.yaml:128
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:128
         return (grad_self,)
 
 
 class SqueezeBackward0(Node):
     """squeeze(Tensor(a) self) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1224,15 +1334,15 @@ class SqueezeBackward0(Node):
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.reshape(self.shape)) if needs[0] else None  # spec/derivatives.yaml:130
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:130
         return (grad_self,)
 
 
 class SqueezeBackward1(Node):
     """squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1243,15 +1353,15 @@ class SqueezeBackward1(Node):
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.reshape(self.shape)) if needs[0] else None  # spec/derivatives.yaml:132
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:132
         return (grad_self,)
 
 
 class SqueezeBackward2(Node):
     """squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1262,29 +1372,29 @@ class SqueezeBackward2(Node):
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.reshape(self.shape)) if needs[0] else None  # spec/derivatives.yaml:134
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:134
         return (grad_self,)
 
 
 class UnsqueezeBackward0(Node):
     """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""
 
-    __slots__ = ("_saved_dim", )
+    __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:135
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.squeeze(dim)) if needs[0] else None  # spec/derivatives.yaml:136
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:136
         return (grad_self,)
 
 
 class SelectBackward0(Node):
     """select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_index", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_index")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1297,15 +1407,15 @@ class SelectBackward0(Node):
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = (select_backward(grad, self.shape, dim, index)) if needs[0] else None  # spec/derivatives.yaml:138
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:138
         return (grad_self,)
 
 
 class SliceBackward0(Node):
     """slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_start", "_saved_end", "_saved_step", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_start", "_saved_end", "_saved_step")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1320,57 +1430,57 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = (slice_backward(grad, self.shape, dim, start, end, step)) if needs[0] else None  # spec/derivatives.yaml:140
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:140
         return (grad_self,)
 
 
 class SplitBackward0(Node):
     """split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]"""
 
-    __slots__ = ("_saved_dim", )
+    __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:141
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = (split_backward(grads, dim)) if needs[0] else None  # spec/derivatives.yaml:142
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:142
         return (grad_self,)
 
 
 class SplitWithSizesBackward0(Node):
     """split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]"""
 
-    __slots__ = ("_saved_dim", )
+    __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:143
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = (split_backward(grads, dim)) if needs[0] else None  # spec/derivatives.yaml:144
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:144
         return (grad_self,)
 
 
 class UnbindBackward0(Node):
     """unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]"""
 
-    __slots__ = ("_saved_dim", )
+    __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:145
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = (unbind_backward(grads, dim)) if needs[0] else None  # spec/derivatives.yaml:146
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:146
         return (grad_self,)
 
 
 class SumBackward0(Node):
     """sum(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1381,15 +1491,15 @@ class SumBackward0(Node):
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.expand(self.shape)) if needs[0] else None  # spec/derivatives.yaml:148
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:148
         return (grad_self,)
 
 
 class SumBackward1(Node):
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1402,15 +1512,15 @@ class SumBackward1(Node):
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = (sum_backward(grad, self.shape, dim, keepdim)) if needs[0] else None  # spec/derivatives.yaml:150
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:150
         return (grad_self,)
 
 
 class MeanBackward0(Node):
     """mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1421,15 +1531,15 @@ class MeanBackward0(Node):
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = (mean_backward(grad, self.shape, None, False)) if needs[0] else None  # spec/derivatives.yaml:152
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:152
         return (grad_self,)
 
 
 class MeanBackward1(Node):
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1442,15 +1552,15 @@ class MeanBackward1(Node):
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = (mean_backward(grad, self.shape, dim, keepdim)) if needs[0] else None  # spec/derivatives.yaml:154
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:154
         return (grad_self,)
 
 
 class ProdBackward0(Node):
     """prod(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1473,15 +1583,15 @@ class ProdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (prod_backward(grad, self, result, None, False)) if needs[0] else None  # spec/derivatives.yaml:156
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:156
         return (grad_self,)
 
 
 class ProdBackward1(Node):
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1506,15 +1616,15 @@ class ProdBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (prod_backward(grad, self, result, dim, keepdim)) if needs[0] else None  # spec/derivatives.yaml:158
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:158
         return (grad_self,)
 
 
 class MaxBackward0(Node):
     """max(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1537,15 +1647,15 @@ class MaxBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (evenly_distribute_backward(grad, self, result)) if needs[0] else None  # spec/derivatives.yaml:160
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:160
         return (grad_self,)
 
 
 class MaxBackward1(Node):
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_", )
-    _saved_fields = ("_saved_self_", "_saved_indices_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1568,15 +1678,15 @@ class MaxBackward1(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim)) if needs[0] else None  # spec/derivatives.yaml:163
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:163
         return (grad_self,)
 
 
 class MinBackward0(Node):
     """min(Tensor self) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1599,15 +1709,15 @@ class MinBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (evenly_distribute_backward(grad, self, result)) if needs[0] else None  # spec/derivatives.yaml:165
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:165
         return (grad_self,)
 
 
 class MinBackward1(Node):
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_", )
-    _saved_fields = ("_saved_self_", "_saved_indices_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
 
     @property
     def _saved_self_sym_sizes(node):
@@ -1630,15 +1740,15 @@ class MinBackward1(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim)) if needs[0] else None  # spec/derivatives.yaml:168
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
         return (grad_self,)
 
 
 class AmaxBackward0(Node):
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1663,15 +1773,15 @@ class AmaxBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (amax_amin_backward(grad, self, result, dim, keepdim)) if needs[0] else None  # spec/derivatives.yaml:170
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:170
         return (grad_self,)
 
 
 class AminBackward0(Node):
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1696,15 +1806,15 @@ class AminBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (amax_amin_backward(grad, self, result, dim, keepdim)) if needs[0] else None  # spec/derivatives.yaml:172
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
         return (grad_self,)
 
 
 class VarBackward0(Node):
     """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -1721,15 +1831,15 @@ class VarBackward0(Node):
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = (var_backward(grad, self, dim, correction, keepdim)) if needs[0] else None  # spec/derivatives.yaml:174
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
         return (grad_self,)
 
 
 class StdBackward0(Node):
     """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1755,15 +1865,15 @@ class StdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (std_backward(result, grad, self, dim, correction, keepdim)) if needs[0] else None  # spec/derivatives.yaml:176
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:176
         return (grad_self,)
 
 
 class LogsumexpBackward0(Node):
     """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1788,15 +1898,15 @@ class LogsumexpBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (logsumexp_backward(grad, self, result, dim, keepdim)) if needs[0] else None  # spec/derivatives.yaml:178
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:178
         return (grad_self,)
 
 
 class NormBackward0(Node):
     """norm.Scalar(Tensor self, Scalar p=2) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_p", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_p", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1820,15 +1930,15 @@ class NormBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (norm_backward(grad, self, p, result, None, False)) if needs[0] else None  # spec/derivatives.yaml:180
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:180
         return (grad_self,)
 
 
 class NormBackward1(Node):
     """norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_p", "_saved_dim", "_saved_keepdim", "_saved_result_", )
-    _saved_fields = ("_saved_self_", "_saved_result_", )
+    __slots__ = ("_saved_self_", "_saved_p", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
     @property
     def _saved_self(node):
@@ -1854,29 +1964,29 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (norm_backward(grad, self, p, result, dim, keepdim)) if needs[0] else None  # spec/derivatives.yaml:182
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:182
         return (grad_self,)
 
 
 class CumsumBackward0(Node):
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
 
-    __slots__ = ("_saved_dim", )
+    __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:183
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = (cumsum_backward(grad, dim)) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:184
         return (grad_self,)
 
 
 class SoftmaxBackward0(Node):
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
 
-    __slots__ = ("_saved_dim", "_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -1891,15 +2001,15 @@ class SoftmaxBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (softmax_backward(grad, result, dim)) if needs[0] else None  # spec/derivatives.yaml:186
+        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:186
         return (grad_self,)
 
 
 class LogSoftmaxBackward0(Node):
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
 
-    __slots__ = ("_saved_dim", "_saved_result_", )
-    _saved_fields = ("_saved_result_", )
+    __slots__ = ("_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_result_",)
 
     @property
     def _saved_result(node):
@@ -1914,15 +2024,15 @@ class LogSoftmaxBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (log_softmax_backward(grad, result, dim)) if needs[0] else None  # spec/derivatives.yaml:188
+        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:188
         return (grad_self,)
 
 
 class MmBackward0(Node):
     """mm(Tensor self, Tensor mat2) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_mat2_", )
-    _saved_fields = ("_saved_self_", "_saved_mat2_", )
+    __slots__ = ("_saved_self_", "_saved_mat2_")
+    _saved_fields = ("_saved_self_", "_saved_mat2_")
 
     @property
     def _saved_self(node):
@@ -1945,16 +2055,16 @@ class MmBackward0(Node):
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (mm_mat1_backward(grad, mat2)) if needs[0] else None  # spec/derivatives.yaml:190
-        grad_mat2 = (mm_mat2_backward(grad, self)) if needs[1] else None  # spec/derivatives.yaml:191
+        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:190
+        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:191
         return (grad_self, grad_mat2)
 
 
 class BmmBackward0(Node):
     """bmm(Tensor self, Tensor mat2) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_mat2_", )
-    _saved_fields = ("_saved_self_", "_saved_mat2_", )
+    __slots__ = ("_saved_self_", "_saved_mat2_")
+    _saved_fields = ("_saved_self_", "_saved_mat2_")
 
     @property
     def _saved_self(node):
@@ -1977,16 +2087,16 @@ class BmmBackward0(Node):
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.bmm(mat2.transpose(1, 2))) if needs[0] else None  # spec/derivatives.yaml:193
-        grad_mat2 = (self.transpose(1, 2).bmm(grad)) if needs[1] else None  # spec/derivatives.yaml:194
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:193
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:194
         return (grad_self, grad_mat2)
 
 
 class AddmmBackward0(Node):
     """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
 
-    __slots__ = ("_saved_mat1_", "_saved_mat2_", "_saved_beta", "_saved_alpha", )
-    _saved_fields = ("_saved_mat1_", "_saved_mat2_", )
+    __slots__ = ("_saved_mat1_", "_saved_mat2_", "_saved_beta", "_saved_alpha")
+    _saved_fields = ("_saved_mat1_", "_saved_mat2_")
 
     @property
     def _saved_mat1(node):
@@ -2011,17 +2121,17 @@ class AddmmBackward0(Node):
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = (maybe_multiply(grad, beta)) if needs[0] else None  # spec/derivatives.yaml:196
-        grad_mat1 = (maybe_multiply(mm_mat1_backward(grad, mat2), alpha)) if needs[1] else None  # spec/derivatives.yaml:197
-        grad_mat2 = (maybe_multiply(mm_mat2_backward(grad, mat1), alpha)) if needs[2] else None  # spec/derivatives.yaml:198
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:196
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:197
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:198
         return (grad_self, grad_mat1, grad_mat2)
 
 
 class DotBackward0(Node):
     """dot(Tensor self, Tensor tensor) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_tensor_", )
-    _saved_fields = ("_saved_self_", "_saved_tensor_", )
+    __slots__ = ("_saved_self_", "_saved_tensor_")
+    _saved_fields = ("_saved_self_", "_saved_tensor_")
 
     @property
     def _saved_self(node):
@@ -2044,16 +2154,16 @@ class DotBackward0(Node):
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad * tensor) if needs[0] else None  # spec/derivatives.yaml:200
-        grad_tensor = (grad * self) if needs[1] else None  # spec/derivatives.yaml:201
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:200
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:201
         return (grad_self, grad_tensor)
 
 
 class MvBackward0(Node):
     """mv(Tensor self, Tensor vec) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_vec_", )
-    _saved_fields = ("_saved_self_", "_saved_vec_", )
+    __slots__ = ("_saved_self_", "_saved_vec_")
+    _saved_fields = ("_saved_self_", "_saved_vec_")
 
     @property
     def _saved_self(node):
@@ -2076,16 +2186,16 @@ class MvBackward0(Node):
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (outer(grad, vec)) if needs[0] else None  # spec/derivatives.yaml:203
-        grad_vec = (self.t().mv(grad)) if needs[1] else None  # spec/derivatives.yaml:204
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:203
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:204
         return (grad_self, grad_vec)
 
 
 class CatBackward0(Node):
     """cat(Tensor[] tensors, int dim=0) -> Tensor"""
 
-    __slots__ = ("_saved_tensors_", "_saved_dim", "_list_len", )
-    _saved_fields = ("_saved_tensors_", )
+    __slots__ = ("_saved_tensors_", "_saved_dim", "_list_len")
+    _saved_fields = ("_saved_tensors_",)
 
     @property
     def _saved_tensors(node):
@@ -2096,7 +2206,7 @@ class CatBackward0(Node):
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = (cat_backward(grad, tensors, dim)) if needs[0] else None  # spec/derivatives.yaml:206
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:206
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2104,21 +2214,21 @@ class CatBackward0(Node):
 class FlipBackward0(Node):
     """flip(Tensor self, int[] dims) -> Tensor"""
 
-    __slots__ = ("_saved_dims", )
+    __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:207
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.flip(dims)) if needs[0] else None  # spec/derivatives.yaml:208
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:208
         return (grad_self,)
 
 
 class RollBackward0(Node):
     """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor"""
 
-    __slots__ = ("_saved_shifts", "_saved_dims", )
+    __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
     def apply(node, grads):  # spec/derivatives.yaml:209
@@ -2126,15 +2236,15 @@ class RollBackward0(Node):
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.roll([-s for s in shifts], dims)) if needs[0] else None  # spec/derivatives.yaml:210
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:210
         return (grad_self,)
 
 
 class RepeatBackward0(Node):
     """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_repeats", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_", "_saved_repeats")
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self_sym_sizes(node):
@@ -2146,7 +2256,7 @@ class RepeatBackward0(Node):
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = (repeat_backward(grad, repeats, self.shape)) if needs[0] else None  # spec/derivatives.yaml:212
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:212
         return (grad_self,)
 
 
@@ -2159,7 +2269,7 @@ class CloneBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:213
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:214
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:214
         return (grad_self,)
 
 
@@ -2172,8 +2282,8 @@ class CopyBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:215
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:216
-        grad_src = (grad) if needs[1] else None  # spec/derivatives.yaml:217
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:216
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:217
         return (grad_self, grad_src)
 
 
@@ -2186,7 +2296,7 @@ class FillBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:218
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:219
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:219
         return (grad_self,)
 
 
@@ -2199,15 +2309,15 @@ class ZeroBackward0(Node):
     def apply(node, grads):  # spec/derivatives.yaml:220
         grad = grads[0]
         needs = node._needs()
-        grad_self = (zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:221
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:221
         return (grad_self,)
 
 
 class ToCopyBackward0(Node):
     """_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor"""
 
-    __slots__ = ("_saved_self_", )
-    _saved_fields = ("_saved_self_", )
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
 
     @property
     def _saved_self(node):
@@ -2221,15 +2331,15 @@ class ToCopyBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (to_copy_backward(grad, self)) if needs[0] else None  # spec/derivatives.yaml:223
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:223
         return (grad_self,)
 
 
 class IndexSelectBackward0(Node):
     """index_select(Tensor self, int dim, Tensor index) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_index_", )
-    _saved_fields = ("_saved_self_", "_saved_index_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_index_")
+    _saved_fields = ("_saved_self_", "_saved_index_")
 
     @property
     def _saved_self_sym_sizes(node):
@@ -2250,15 +2360,15 @@ class IndexSelectBackward0(Node):
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (index_select_backward(grad, self.shape, dim, index)) if needs[0] else None  # spec/derivatives.yaml:225
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:225
         return (grad_self,)
 
 
 class GatherBackward0(Node):
     """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_index_", )
-    _saved_fields = ("_saved_self_", "_saved_index_", )
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_index_")
+    _saved_fields = ("_saved_self_", "_saved_index_")
 
     @property
     def _saved_self_sym_sizes(node):
@@ -2279,15 +2389,15 @@ class GatherBackward0(Node):
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (gather_backward(grad, self.shape, dim, index)) if needs[0] else None  # spec/derivatives.yaml:227
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:227
         return (grad_self,)
 
 
 class ScatterBackward0(Node):
     """scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)"""
 
-    __slots__ = ("_saved_dim", "_saved_index_", )
-    _saved_fields = ("_saved_index_", )
+    __slots__ = ("_saved_dim", "_saved_index_")
+    _saved_fields = ("_saved_index_",)
 
     @property
     def _saved_index(node):
@@ -2302,16 +2412,16 @@ class ScatterBackward0(Node):
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.scatter(dim, index, 0)) if needs[0] else None  # spec/derivatives.yaml:229
-        grad_src = (grad.gather(dim, index)) if needs[1] else None  # spec/derivatives.yaml:230
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:229
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:230
         return (grad_self, grad_src)
 
 
 class ScatterBackward1(Node):
     """scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)"""
 
-    __slots__ = ("_saved_dim", "_saved_index_", )
-    _saved_fields = ("_saved_index_", )
+    __slots__ = ("_saved_dim", "_saved_index_")
+    _saved_fields = ("_saved_index_",)
 
     @property
     def _saved_index(node):
@@ -2326,15 +2436,15 @@ class ScatterBackward1(Node):
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.scatter(dim, index, 0)) if needs[0] else None  # spec/derivatives.yaml:232
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:232
         return (grad_self,)
 
 
 class ScatterAddBackward0(Node):
     """scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)"""
 
-    __slots__ = ("_saved_dim", "_saved_index_", )
-    _saved_fields = ("_saved_index_", )
+    __slots__ = ("_saved_dim", "_saved_index_")
+    _saved_fields = ("_saved_index_",)
 
     @property
     def _saved_index(node):
@@ -2349,16 +2459,16 @@ class ScatterAddBackward0(Node):
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad) if needs[0] else None  # spec/derivatives.yaml:234
-        grad_src = (grad.gather(dim, index)) if needs[1] else None  # spec/derivatives.yaml:235
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:234
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:235
         return (grad_self, grad_src)
 
 
 class MaskedFillBackward0(Node):
     """masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)"""
 
-    __slots__ = ("_saved_mask_", )
-    _saved_fields = ("_saved_mask_", )
+    __slots__ = ("_saved_mask_",)
+    _saved_fields = ("_saved_mask_",)
 
     @property
     def _saved_mask(node):
@@ -2372,15 +2482,15 @@ class MaskedFillBackward0(Node):
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.masked_fill(mask, 0)) if needs[0] else None  # spec/derivatives.yaml:237
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:237
         return (grad_self,)
 
 
 class MaskedFillBackward1(Node):
     """masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)"""
 
-    __slots__ = ("_saved_mask_", )
-    _saved_fields = ("_saved_mask_", )
+    __slots__ = ("_saved_mask_",)
+    _saved_fields = ("_saved_mask_",)
 
     @property
     def _saved_mask(node):
@@ -2394,16 +2504,16 @@ class MaskedFillBackward1(Node):
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad.masked_fill(mask, 0)) if needs[0] else None  # spec/derivatives.yaml:239
-        grad_value = (where(mask, grad, zeros_like(grad)).sum()) if needs[1] else None  # spec/derivatives.yaml:240
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:239
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:240
         return (grad_self, grad_value)
 
 
 class MaskedSelectBackward0(Node):
     """masked_select(Tensor self, Tensor mask) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_mask_", )
-    _saved_fields = ("_saved_self_", "_saved_mask_", )
+    __slots__ = ("_saved_self_", "_saved_mask_")
+    _saved_fields = ("_saved_self_", "_saved_mask_")
 
     @property
     def _saved_self(node):
@@ -2426,15 +2536,15 @@ class MaskedSelectBackward0(Node):
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = (masked_select_backward(grad, self, mask)) if needs[0] else None  # spec/derivatives.yaml:242
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:242
         return (grad_self,)
 
 
 class IndexBackward0(Node):
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor"""
 
-    __slots__ = ("_saved_self_", "_saved_indices_", )
-    _saved_fields = ("_saved_self_", "_saved_indices_", )
+    __slots__ = ("_saved_self_", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
 
     @property
     def _saved_self_sym_sizes(node):
@@ -2450,15 +2560,15 @@ class IndexBackward0(Node):
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = (index_backward(grad, self.shape, indices)) if needs[0] else None  # spec/derivatives.yaml:244
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:244
         return (grad_self,)
 
 
 class IndexPutBackward0(Node):
     """index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)"""
 
-    __slots__ = ("_saved_indices_", "_saved_values_", "_saved_accumulate", )
-    _saved_fields = ("_saved_indices_", "_saved_values_", )
+    __slots__ = ("_saved_indices_", "_saved_values_", "_saved_accumulate")
+    _saved_fields = ("_saved_indices_", "_saved_values_")
 
     @property
     def _saved_indices(node):
@@ -2479,5 +2589,5 @@ class IndexPutBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:246
-        grad_values = (index_put_values_backward(grad, indices, values)) if needs[1] else None  # spec/derivatives.yaml:247
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:247
         return (grad_self, grad_values)

@@ -17,6 +17,7 @@ from yaten.autograd.record import connect as _connect
 from yaten.autograd.record import out_of_autograd as _out_of_autograd
 from yaten.autograd.record import set_history as _set_history
 from yaten.autograd.saved import SavedVariable as _Saved
+from yaten.return_types import return_type as _return_type
 
 from . import pointwise_cpu as _pw_cpu
 from .autograd_nodes import *
@@ -207,6 +208,10 @@ _PW_where_self = _PointwiseOp("where_self", _pw_cpu.where_self_kernel, (0, 1, 2)
 _PW_where_ScalarOther = _PointwiseOp("where_ScalarOther", _pw_cpu.where_ScalarOther_kernel, (0, 1), (1, 2), "default", "all", None)
 _PW_where_ScalarSelf = _PointwiseOp("where_ScalarSelf", _pw_cpu.where_ScalarSelf_kernel, (0, 2), (1, 2), "default", "all", None)
 
+# The named tuples of ops with several named results (torch.return_types).
+_RT_max_dim = _return_type("max", ("values", "indices"))
+_RT_min_dim = _return_type("min", ("values", "indices"))
+
 # Dispatch tables: device type -> array-level kernel.
 _K_sum = {"cpu": _cpu_sum_all, "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all")}
 _K_sum_dim_IntList = {"cpu": _cpu_sum_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_dim")}
@@ -261,7 +266,7 @@ def neg(self):
     """neg(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_neg(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = NegBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -275,7 +280,7 @@ def neg_(self):
         _check_inplace(self)
     _PW_neg(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = NegBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -284,7 +289,7 @@ def neg_(self):
 
 def neg_out(self, *, out):
     """neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('neg')
     return _write_out('neg', out, neg(self))
 
@@ -293,7 +298,7 @@ def abs(self):
     """abs(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_abs(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AbsBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -309,7 +314,7 @@ def abs_(self):
     _original_self = self.clone() if self._rg else self
     _PW_abs(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AbsBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -319,7 +324,7 @@ def abs_(self):
 
 def abs_out(self, *, out):
     """abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('abs')
     return _write_out('abs', out, abs(self))
 
@@ -328,7 +333,7 @@ def sign(self):
     """sign(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_sign(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SignBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -342,7 +347,7 @@ def sign_(self):
         _check_inplace(self)
     _PW_sign(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SignBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -351,7 +356,7 @@ def sign_(self):
 
 def sign_out(self, *, out):
     """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('sign')
     return _write_out('sign', out, sign(self))
 
@@ -360,7 +365,7 @@ def exp(self):
     """exp(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_exp(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ExpBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -375,7 +380,7 @@ def exp_(self):
         _check_inplace(self)
     _PW_exp(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ExpBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -385,7 +390,7 @@ def exp_(self):
 
 def exp_out(self, *, out):
     """exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('exp')
     return _write_out('exp', out, exp(self))
 
@@ -394,7 +399,7 @@ def expm1(self):
     """expm1(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_expm1(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Expm1Backward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -409,7 +414,7 @@ def expm1_(self):
         _check_inplace(self)
     _PW_expm1(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Expm1Backward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -419,7 +424,7 @@ def expm1_(self):
 
 def expm1_out(self, *, out):
     """expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('expm1')
     return _write_out('expm1', out, expm1(self))
 
@@ -428,7 +433,7 @@ def log(self):
     """log(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_log(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = LogBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -444,7 +449,7 @@ def log_(self):
     _original_self = self.clone() if self._rg else self
     _PW_log(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = LogBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -454,7 +459,7 @@ def log_(self):
 
 def log_out(self, *, out):
     """log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('log')
     return _write_out('log', out, log(self))
 
@@ -463,7 +468,7 @@ def log2(self):
     """log2(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_log2(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Log2Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -479,7 +484,7 @@ def log2_(self):
     _original_self = self.clone() if self._rg else self
     _PW_log2(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Log2Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -489,7 +494,7 @@ def log2_(self):
 
 def log2_out(self, *, out):
     """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('log2')
     return _write_out('log2', out, log2(self))
 
@@ -498,7 +503,7 @@ def log10(self):
     """log10(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_log10(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Log10Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -514,7 +519,7 @@ def log10_(self):
     _original_self = self.clone() if self._rg else self
     _PW_log10(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Log10Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -524,7 +529,7 @@ def log10_(self):
 
 def log10_out(self, *, out):
     """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('log10')
     return _write_out('log10', out, log10(self))
 
@@ -533,7 +538,7 @@ def log1p(self):
     """log1p(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_log1p(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Log1pBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -549,7 +554,7 @@ def log1p_(self):
     _original_self = self.clone() if self._rg else self
     _PW_log1p(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = Log1pBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -559,7 +564,7 @@ def log1p_(self):
 
 def log1p_out(self, *, out):
     """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('log1p')
     return _write_out('log1p', out, log1p(self))
 
@@ -568,7 +573,7 @@ def sqrt(self):
     """sqrt(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_sqrt(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SqrtBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -583,7 +588,7 @@ def sqrt_(self):
         _check_inplace(self)
     _PW_sqrt(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SqrtBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -593,7 +598,7 @@ def sqrt_(self):
 
 def sqrt_out(self, *, out):
     """sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('sqrt')
     return _write_out('sqrt', out, sqrt(self))
 
@@ -602,7 +607,7 @@ def rsqrt(self):
     """rsqrt(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_rsqrt(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RsqrtBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -617,7 +622,7 @@ def rsqrt_(self):
         _check_inplace(self)
     _PW_rsqrt(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RsqrtBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -627,7 +632,7 @@ def rsqrt_(self):
 
 def rsqrt_out(self, *, out):
     """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('rsqrt')
     return _write_out('rsqrt', out, rsqrt(self))
 
@@ -636,7 +641,7 @@ def reciprocal(self):
     """reciprocal(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_reciprocal(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ReciprocalBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -651,7 +656,7 @@ def reciprocal_(self):
         _check_inplace(self)
     _PW_reciprocal(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ReciprocalBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -661,7 +666,7 @@ def reciprocal_(self):
 
 def reciprocal_out(self, *, out):
     """reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('reciprocal')
     return _write_out('reciprocal', out, reciprocal(self))
 
@@ -670,7 +675,7 @@ def sin(self):
     """sin(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_sin(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -686,7 +691,7 @@ def sin_(self):
     _original_self = self.clone() if self._rg else self
     _PW_sin(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -696,7 +701,7 @@ def sin_(self):
 
 def sin_out(self, *, out):
     """sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('sin')
     return _write_out('sin', out, sin(self))
 
@@ -705,7 +710,7 @@ def cos(self):
     """cos(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_cos(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = CosBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -721,7 +726,7 @@ def cos_(self):
     _original_self = self.clone() if self._rg else self
     _PW_cos(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = CosBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -731,7 +736,7 @@ def cos_(self):
 
 def cos_out(self, *, out):
     """cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('cos')
     return _write_out('cos', out, cos(self))
 
@@ -740,7 +745,7 @@ def tan(self):
     """tan(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_tan(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TanBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -755,7 +760,7 @@ def tan_(self):
         _check_inplace(self)
     _PW_tan(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TanBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -765,7 +770,7 @@ def tan_(self):
 
 def tan_out(self, *, out):
     """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('tan')
     return _write_out('tan', out, tan(self))
 
@@ -774,7 +779,7 @@ def atan(self):
     """atan(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_atan(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AtanBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -790,7 +795,7 @@ def atan_(self):
     _original_self = self.clone() if self._rg else self
     _PW_atan(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AtanBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -800,7 +805,7 @@ def atan_(self):
 
 def atan_out(self, *, out):
     """atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('atan')
     return _write_out('atan', out, atan(self))
 
@@ -809,7 +814,7 @@ def tanh(self):
     """tanh(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_tanh(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TanhBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -824,7 +829,7 @@ def tanh_(self):
         _check_inplace(self)
     _PW_tanh(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TanhBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -834,7 +839,7 @@ def tanh_(self):
 
 def tanh_out(self, *, out):
     """tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('tanh')
     return _write_out('tanh', out, tanh(self))
 
@@ -843,7 +848,7 @@ def sigmoid(self):
     """sigmoid(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_sigmoid(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SigmoidBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -858,7 +863,7 @@ def sigmoid_(self):
         _check_inplace(self)
     _PW_sigmoid(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SigmoidBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -868,7 +873,7 @@ def sigmoid_(self):
 
 def sigmoid_out(self, *, out):
     """sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('sigmoid')
     return _write_out('sigmoid', out, sigmoid(self))
 
@@ -877,7 +882,7 @@ def relu(self):
     """relu(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_relu(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ReluBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -892,7 +897,7 @@ def relu_(self):
         _check_inplace(self)
     _PW_relu(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ReluBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -902,7 +907,7 @@ def relu_(self):
 
 def relu_out(self, *, out):
     """relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('relu')
     return _write_out('relu', out, relu(self))
 
@@ -911,7 +916,7 @@ def silu(self):
     """silu(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_silu(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SiluBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -927,7 +932,7 @@ def silu_(self):
     _original_self = self.clone() if self._rg else self
     _PW_silu(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SiluBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -937,7 +942,7 @@ def silu_(self):
 
 def silu_out(self, *, out):
     """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('silu')
     return _write_out('silu', out, silu(self))
 
@@ -946,7 +951,7 @@ def erf(self):
     """erf(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_erf(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ErfBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -962,7 +967,7 @@ def erf_(self):
     _original_self = self.clone() if self._rg else self
     _PW_erf(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ErfBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -972,7 +977,7 @@ def erf_(self):
 
 def erf_out(self, *, out):
     """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('erf')
     return _write_out('erf', out, erf(self))
 
@@ -981,7 +986,7 @@ def floor(self):
     """floor(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_floor(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = FloorBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -995,7 +1000,7 @@ def floor_(self):
         _check_inplace(self)
     _PW_floor(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = FloorBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1004,7 +1009,7 @@ def floor_(self):
 
 def floor_out(self, *, out):
     """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('floor')
     return _write_out('floor', out, floor(self))
 
@@ -1013,7 +1018,7 @@ def ceil(self):
     """ceil(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_ceil(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = CeilBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -1027,7 +1032,7 @@ def ceil_(self):
         _check_inplace(self)
     _PW_ceil(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = CeilBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1036,7 +1041,7 @@ def ceil_(self):
 
 def ceil_out(self, *, out):
     """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('ceil')
     return _write_out('ceil', out, ceil(self))
 
@@ -1045,7 +1050,7 @@ def round(self):
     """round(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_round(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RoundBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -1059,7 +1064,7 @@ def round_(self):
         _check_inplace(self)
     _PW_round(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RoundBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1068,7 +1073,7 @@ def round_(self):
 
 def round_out(self, *, out):
     """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('round')
     return _write_out('round', out, round(self))
 
@@ -1077,7 +1082,7 @@ def trunc(self):
     """trunc(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW_trunc(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TruncBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -1091,7 +1096,7 @@ def trunc_(self):
         _check_inplace(self)
     _PW_trunc(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TruncBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1100,7 +1105,7 @@ def trunc_(self):
 
 def trunc_out(self, *, out):
     """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         _out_of_autograd('trunc')
     return _write_out('trunc', out, trunc(self))
 
@@ -1137,7 +1142,7 @@ def _gelu_erf(self):
     """_gelu_erf(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW__gelu_erf(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = GeluErfBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -1149,7 +1154,7 @@ def _gelu_tanh(self):
     """_gelu_tanh(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_PW__gelu_tanh(device, (self._data,)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = GeluTanhBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -1205,7 +1210,7 @@ def add_Scalar(self, other, alpha=1):
     """add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"""
     device = self._device
     result = _wrap(_PW_add_Scalar(device, (self._data, other, alpha)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AddBackward1()
         _connect(node, (self,))
         _set_history(result, node)
@@ -1219,7 +1224,7 @@ def add__Scalar(self, other, alpha=1):
         _check_inplace(self)
     _PW_add_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AddBackward1()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1264,7 +1269,7 @@ def sub_Scalar(self, other, alpha=1):
     """sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"""
     device = self._device
     result = _wrap(_PW_sub_Scalar(device, (self._data, other, alpha)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SubBackward1()
         _connect(node, (self,))
         _set_history(result, node)
@@ -1278,7 +1283,7 @@ def sub__Scalar(self, other, alpha=1):
         _check_inplace(self)
     _PW_sub_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SubBackward1()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1326,7 +1331,7 @@ def mul_Scalar(self, other):
     """mul.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_mul_Scalar(device, (self._data, other)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MulBackward1()
         _connect(node, (self,))
         node._saved_other = other
@@ -1341,7 +1346,7 @@ def mul__Scalar(self, other):
         _check_inplace(self)
     _PW_mul_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MulBackward1()
         _connect(node, (self,))
         node._saved_other = other
@@ -1390,7 +1395,7 @@ def div_Scalar(self, other):
     """div.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_div_Scalar(device, (self._data, other)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = DivBackward1()
         _connect(node, (self,))
         node._saved_other = other
@@ -1405,7 +1410,7 @@ def div__Scalar(self, other):
         _check_inplace(self)
     _PW_div_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = DivBackward1()
         _connect(node, (self,))
         node._saved_other = other
@@ -1447,7 +1452,7 @@ def remainder_Scalar(self, other):
     """remainder.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_remainder_Scalar(device, (self._data, other)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RemainderBackward1()
         _connect(node, (self,))
         _set_history(result, node)
@@ -1461,7 +1466,7 @@ def remainder__Scalar(self, other):
         _check_inplace(self)
     _PW_remainder_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RemainderBackward1()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1515,7 +1520,7 @@ def pow_Tensor_Scalar(self, exponent):
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"""
     device = self._device
     result = _wrap(_PW_pow_Tensor_Scalar(device, (self._data, exponent)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = PowBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -1532,7 +1537,7 @@ def pow__Scalar(self, exponent):
     _original_self = self.clone() if self._rg else self
     _PW_pow_Tensor_Scalar(device, (self._data, exponent), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = PowBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1545,7 +1550,7 @@ def pow_Scalar(self, exponent):
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor"""
     device = exponent._device
     result = _wrap(_PW_pow_Scalar(device, (self, exponent._data)), device)
-    if _GRAD.enabled and (exponent._rg):
+    if _GRAD.enabled and exponent._rg:
         node = PowBackward2()
         _connect(node, (exponent,))
         node._saved_self = self
@@ -1629,7 +1634,7 @@ def clamp_min(self, min):
     """clamp_min(Tensor self, Scalar min) -> Tensor"""
     device = self._device
     result = _wrap(_PW_clamp_min(device, (self._data, min)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ClampMinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -1646,7 +1651,7 @@ def clamp_min_(self, min):
     _original_self = self.clone() if self._rg else self
     _PW_clamp_min(device, (self._data, min), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ClampMinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1659,7 +1664,7 @@ def clamp_max(self, max):
     """clamp_max(Tensor self, Scalar max) -> Tensor"""
     device = self._device
     result = _wrap(_PW_clamp_max(device, (self._data, max)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ClampMaxBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -1676,7 +1681,7 @@ def clamp_max_(self, max):
     _original_self = self.clone() if self._rg else self
     _PW_clamp_max(device, (self._data, max), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ClampMaxBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1847,7 +1852,7 @@ def where_ScalarOther(condition, self, other):
     """where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor"""
     device = _common_device('where', condition, self)
     result = _wrap(_PW_where_ScalarOther(device, (condition._data, self._data, other)), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = WhereBackward1()
         _connect(node, (self,))
         node._saved_condition_ = _Saved(condition, False)
@@ -1859,7 +1864,7 @@ def where_ScalarSelf(condition, self, other):
     """where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor"""
     device = _common_device('where', condition, other)
     result = _wrap(_PW_where_ScalarSelf(device, (condition._data, self, other._data)), device)
-    if _GRAD.enabled and (other._rg):
+    if _GRAD.enabled and other._rg:
         node = WhereBackward2()
         _connect(node, (other,))
         node._saved_condition_ = _Saved(condition, False)
@@ -1880,7 +1885,7 @@ def div_Tensor_mode(self, other, rounding_mode):
 def view(self, size):
     """view(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     result = _native_view(self, size)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ViewBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -1891,7 +1896,7 @@ def view(self, size):
 def as_strided(self, size, stride, storage_offset=None):
     """as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)"""
     result = _native_as_strided(self, size, stride, storage_offset)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AsStridedBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -1905,7 +1910,7 @@ def as_strided(self, size, stride, storage_offset=None):
 def transpose_int(self, dim0, dim1):
     """transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)"""
     result = _native_transpose(self, dim0, dim1)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TransposeBackward0()
         _connect(node, (self,))
         node._saved_dim0 = dim0
@@ -1917,7 +1922,7 @@ def transpose_int(self, dim0, dim1):
 def t(self):
     """t(Tensor(a) self) -> Tensor(a)"""
     result = _native_t(self)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = TBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -1927,7 +1932,7 @@ def t(self):
 def permute(self, dims):
     """permute(Tensor(a) self, int[] dims) -> Tensor(a)"""
     result = _native_permute(self, dims)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = PermuteBackward0()
         _connect(node, (self,))
         node._saved_dims = dims
@@ -1938,7 +1943,7 @@ def permute(self, dims):
 def expand(self, size, implicit=False):
     """expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)"""
     result = _native_expand(self, size, implicit)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ExpandBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -1949,7 +1954,7 @@ def expand(self, size, implicit=False):
 def squeeze(self):
     """squeeze(Tensor(a) self) -> Tensor(a)"""
     result = _native_squeeze_all(self)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SqueezeBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -1960,7 +1965,7 @@ def squeeze(self):
 def squeeze_dim(self, dim):
     """squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"""
     result = _native_squeeze_dim(self, dim)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SqueezeBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -1971,7 +1976,7 @@ def squeeze_dim(self, dim):
 def squeeze_dims(self, dim):
     """squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)"""
     result = _native_squeeze(self, dim)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SqueezeBackward2()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -1982,7 +1987,7 @@ def squeeze_dims(self, dim):
 def unsqueeze(self, dim):
     """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""
     result = _native_unsqueeze(self, dim)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = UnsqueezeBackward0()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -1993,7 +1998,7 @@ def unsqueeze(self, dim):
 def select_int(self, dim, index):
     """select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)"""
     result = _native_select(self, dim, index)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SelectBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2006,7 +2011,7 @@ def select_int(self, dim, index):
 def slice_Tensor(self, dim=0, start=None, end=None, step=1):
     """slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)"""
     result = _native_slice(self, dim, start, end, step)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SliceBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2021,7 +2026,7 @@ def slice_Tensor(self, dim=0, start=None, end=None, step=1):
 def split_Tensor(self, split_size, dim=0):
     """split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]"""
     result = _native_split(self, split_size, dim)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SplitBackward0()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2035,7 +2040,7 @@ def split_Tensor(self, split_size, dim=0):
 def split_with_sizes(self, split_sizes, dim=0):
     """split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]"""
     result = _native_split_with_sizes(self, split_sizes, dim)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SplitWithSizesBackward0()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2049,7 +2054,7 @@ def split_with_sizes(self, split_sizes, dim=0):
 def unbind_int(self, dim=0):
     """unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]"""
     result = _native_unbind(self, dim)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = UnbindBackward0()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2115,7 +2120,7 @@ def sum(self, dtype=None):
     """sum(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_sum, device, 'sum')(self=self._data, dtype=None if dtype is None else dtype.np), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SumBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2127,7 +2132,7 @@ def sum_dim_IntList(self, dim, keepdim=False, dtype=None):
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_sum_dim_IntList, device, 'sum')(self=self._data, dim=dim, keepdim=keepdim, dtype=None if dtype is None else dtype.np), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SumBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2141,7 +2146,7 @@ def mean(self, dtype=None):
     """mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_mean, device, 'mean')(self=self._data, dtype=None if dtype is None else dtype.np), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MeanBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2153,7 +2158,7 @@ def mean_dim(self, dim, keepdim=False, dtype=None):
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_mean_dim, device, 'mean')(self=self._data, dim=dim, keepdim=keepdim, dtype=None if dtype is None else dtype.np), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MeanBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2167,7 +2172,7 @@ def prod(self, dtype=None):
     """prod(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_prod, device, 'prod')(self=self._data, dtype=None if dtype is None else dtype.np), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ProdBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2180,7 +2185,7 @@ def prod_dim_int(self, dim, keepdim=False, dtype=None):
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_prod_dim_int, device, 'prod')(self=self._data, dim=dim, keepdim=keepdim, dtype=None if dtype is None else dtype.np), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ProdBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2195,7 +2200,7 @@ def max(self):
     """max(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_max, device, 'max')(self=self._data), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MaxBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2207,8 +2212,8 @@ def max(self):
 def max_dim(self, dim, keepdim=False):
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
     device = self._device
-    result = tuple(_wrap(r, device) for r in _kernel(_K_max_dim, device, 'max')(self=self._data, dim=dim, keepdim=keepdim))
-    if _GRAD.enabled and (self._rg):
+    result = _RT_max_dim(*(_wrap(r, device) for r in _kernel(_K_max_dim, device, 'max')(self=self._data, dim=dim, keepdim=keepdim)))
+    if _GRAD.enabled and self._rg:
         node = MaxBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2225,7 +2230,7 @@ def min(self):
     """min(Tensor self) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_min, device, 'min')(self=self._data), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2237,8 +2242,8 @@ def min(self):
 def min_dim(self, dim, keepdim=False):
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
     device = self._device
-    result = tuple(_wrap(r, device) for r in _kernel(_K_min_dim, device, 'min')(self=self._data, dim=dim, keepdim=keepdim))
-    if _GRAD.enabled and (self._rg):
+    result = _RT_min_dim(*(_wrap(r, device) for r in _kernel(_K_min_dim, device, 'min')(self=self._data, dim=dim, keepdim=keepdim)))
+    if _GRAD.enabled and self._rg:
         node = MinBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2255,7 +2260,7 @@ def amax(self, dim=(), keepdim=False):
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_amax, device, 'amax')(self=self._data, dim=dim, keepdim=keepdim), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AmaxBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2270,7 +2275,7 @@ def amin(self, dim=(), keepdim=False):
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_amin, device, 'amin')(self=self._data, dim=dim, keepdim=keepdim), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = AminBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2299,7 +2304,7 @@ def var_correction(self, dim=None, correction=None, keepdim=False):
     """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_var_correction, device, 'var')(self=self._data, dim=dim, correction=correction, keepdim=keepdim), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = VarBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2314,7 +2319,7 @@ def std_correction(self, dim=None, correction=None, keepdim=False):
     """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_std_correction, device, 'std')(self=self._data, dim=dim, correction=correction, keepdim=keepdim), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = StdBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2330,7 +2335,7 @@ def logsumexp(self, dim, keepdim=False):
     """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_logsumexp, device, 'logsumexp')(self=self._data, dim=dim, keepdim=keepdim), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = LogsumexpBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2359,7 +2364,7 @@ def norm_Scalar(self, p=2):
     """norm.Scalar(Tensor self, Scalar p=2) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_norm_Scalar, device, 'norm')(self=self._data, p=p), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = NormBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2373,7 +2378,7 @@ def norm_ScalarOpt_dim(self, p, dim, keepdim=False):
     """norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_norm_ScalarOpt_dim, device, 'norm')(self=self._data, p=p, dim=dim, keepdim=keepdim), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = NormBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2389,7 +2394,7 @@ def cumsum(self, dim, dtype=None):
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_cumsum, device, 'cumsum')(self=self._data, dim=dim, dtype=None if dtype is None else dtype.np), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = CumsumBackward0()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2401,7 +2406,7 @@ def _softmax(self, dim, half_to_float):
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K__softmax, device, '_softmax')(self=self._data, dim=dim, half_to_float=half_to_float), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = SoftmaxBackward0()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2414,7 +2419,7 @@ def _log_softmax(self, dim, half_to_float):
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K__log_softmax, device, '_log_softmax')(self=self._data, dim=dim, half_to_float=half_to_float), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = LogSoftmaxBackward0()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2569,7 +2574,7 @@ def cat(tensors, dim=0):
     """cat(Tensor[] tensors, int dim=0) -> Tensor"""
     device = _common_device('cat', *tensors)
     result = _wrap(_kernel(_K_cat, device, 'cat')(tensors=[t._data for t in tensors], dim=dim), device)
-    if _GRAD.enabled and (_builtins.any(t is not None and t._rg for t in tensors)):
+    if _GRAD.enabled and _builtins.any(t is not None and t._rg for t in tensors):
         node = CatBackward0()
         _connect(node, (*tensors,))
         node._list_len = len(tensors)
@@ -2583,7 +2588,7 @@ def flip(self, dims):
     """flip(Tensor self, int[] dims) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_flip, device, 'flip')(self=self._data, dims=dims), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = FlipBackward0()
         _connect(node, (self,))
         node._saved_dims = dims
@@ -2595,7 +2600,7 @@ def roll(self, shifts, dims=()):
     """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_roll, device, 'roll')(self=self._data, shifts=shifts, dims=dims), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RollBackward0()
         _connect(node, (self,))
         node._saved_shifts = shifts
@@ -2608,7 +2613,7 @@ def repeat(self, repeats):
     """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_repeat, device, 'repeat')(self=self._data, repeats=repeats), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = RepeatBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2621,7 +2626,7 @@ def clone(self, memory_format=None):
     """clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"""
     device = self._device
     result = _wrap(_kernel(_K_clone, device, 'clone')(self=self._data, memory_format=None if memory_format is None else memory_format.name), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = CloneBackward0()
         _connect(node, (self,))
         _set_history(result, node)
@@ -2653,7 +2658,7 @@ def fill__Scalar(self, value):
         _check_inplace(self)
     _kernel(_K_fill__Scalar, device, 'fill_')(self=self._data, value=value)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = FillBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -2667,7 +2672,7 @@ def zero_(self):
         _check_inplace(self)
     _kernel(_K_zero_, device, 'zero_')(self=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ZeroBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -2677,7 +2682,7 @@ def zero_(self):
 def _to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
     """_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor"""
     result = _native_to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_format)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ToCopyBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2689,7 +2694,7 @@ def index_select(self, dim, index):
     """index_select(Tensor self, int dim, Tensor index) -> Tensor"""
     device = _common_device('index_select', self, index)
     result = _wrap(_kernel(_K_index_select, device, 'index_select')(self=self._data, dim=dim, index=index._data), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = IndexSelectBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2703,7 +2708,7 @@ def gather(self, dim, index, sparse_grad=False):
     """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor"""
     device = _common_device('gather', self, index)
     result = _wrap(_kernel(_K_gather, device, 'gather')(self=self._data, dim=dim, index=index._data, sparse_grad=sparse_grad), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = GatherBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
@@ -2736,7 +2741,7 @@ def scatter__value(self, dim, index, value):
         _check_inplace(self)
     _kernel(_K_scatter__value, device, 'scatter_')(self=self._data, dim=dim, index=index._data, value=value)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = ScatterBackward1()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2768,7 +2773,7 @@ def masked_fill__Scalar(self, mask, value):
         _check_inplace(self)
     _kernel(_K_masked_fill__Scalar, device, 'masked_fill_')(self=self._data, mask=mask._data, value=value)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MaskedFillBackward0()
         _connect(node, (self,))
         node._saved_mask_ = _Saved(mask, False)
@@ -2795,7 +2800,7 @@ def masked_select(self, mask):
     """masked_select(Tensor self, Tensor mask) -> Tensor"""
     device = _common_device('masked_select', self, mask)
     result = _wrap(_kernel(_K_masked_select, device, 'masked_select')(self=self._data, mask=mask._data), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = MaskedSelectBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
@@ -2808,7 +2813,7 @@ def index_Tensor(self, indices):
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor"""
     device = _common_device('index', self, *indices)
     result = _wrap(_kernel(_K_index_Tensor, device, 'index')(self=self._data, indices=[None if t is None else t._data for t in indices]), device)
-    if _GRAD.enabled and (self._rg):
+    if _GRAD.enabled and self._rg:
         node = IndexBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)

@@ -136,7 +136,7 @@ def test_backward_class_names_follow_pytorch(files):
         "LogSoftmaxBackward0",
     ]
     assert re.findall(r"^class (\w+)\(Node\):$", text, re.M) == names
-    assert f"__all__ = {names!r}".replace("'", '"') in text
+    assert "__all__ = [\n" + "".join(f'    "{n}",\n' for n in names) + "]" in text
     assert '    """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""' in block(
         text, "class SoftmaxBackward0"
     )
@@ -145,19 +145,19 @@ def test_backward_class_names_follow_pytorch(files):
 def test_formulas_are_emitted_verbatim_with_their_line(files):
     mul = block(files["autograd_nodes.py"], "class MulBackward0")
     assert "    def apply(node, grads):  # spec/derivatives.yaml:1\n" in mul
-    assert "        grad_self = (grad * other) if needs[0] else None  # spec/derivatives.yaml:2\n" in mul
-    assert "        grad_other = (grad * self) if needs[1] else None  # spec/derivatives.yaml:3\n" in mul
+    assert "        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:2\n" in mul
+    assert "        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:3\n" in mul
     assert mul.rstrip().endswith("return (grad_self, grad_other)")
     sum1 = block(files["autograd_nodes.py"], "class SumBackward1")
     assert (
-        "grad_self = (sum_backward(grad, self.shape, dim, keepdim)) if needs[0] else None"
+        "grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None"
         "  # spec/derivatives.yaml:9\n"
     ) in sum1
 
 
 def test_saved_tensor_when_a_formula_reads_it(files):
     mul = block(files["autograd_nodes.py"], "class MulBackward0")
-    assert '__slots__ = ("_saved_self_", "_saved_other_", )' in mul
+    assert '__slots__ = ("_saved_self_", "_saved_other_")' in mul
     assert "    @property\n    def _saved_self(node):\n        return node._saved_self_.unpack(node)\n" in mul
     assert "    def _saved_other(node):" in mul
     assert "        self = node._saved_self_.unpack(node)\n" in mul
@@ -178,8 +178,8 @@ def test_only_metadata_saved_when_a_formula_reads_only_the_shape(files):
 
 def test_non_tensor_arguments_are_saved_as_plain_values(files):
     sum1 = block(files["autograd_nodes.py"], "class SumBackward1")
-    assert '__slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", )' in sum1
-    assert '_saved_fields = ("_saved_self_", )' in sum1  # values are not released with the graph
+    assert '__slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim")' in sum1
+    assert '_saved_fields = ("_saved_self_",)' in sum1  # values are not released with the graph
     assert "        dim = node._saved_dim\n" in sum1
     op = block(files["ops.py"], "def sum_dim_IntList(")
     assert "        node._saved_dim = dim\n        node._saved_keepdim = keepdim\n" in op
@@ -192,7 +192,7 @@ def test_result_is_saved_as_an_output(files):
     # Saved after set_history: the output is saved with is_output=True, once it has its grad_fn.
     assert "        _set_history(result, node)\n        node._saved_result_ = _Saved(result, True)\n" in op
     softmax = block(files["autograd_nodes.py"], "class SoftmaxBackward0")
-    assert '__slots__ = ("_saved_dim", "_saved_result_", )' in softmax
+    assert '__slots__ = ("_saved_dim", "_saved_result_")' in softmax
 
 
 # --- pointwise kernels --------------------------------------------------------------------------------

@@ -587,7 +587,7 @@ def test_generate_writes_only_what_changed_and_check_names_stale_files(tmp_path,
     assert generate(check=False, root=root) == 0
     assert capsys.readouterr().out == f"generated/: 1 file(s) written, {len(names) - 1} unchanged\n"
     after = snapshot(out)
-    assert "(result * grad)" in (out / "autograd_nodes.py").read_text()
+    assert "grad_self = result * grad if needs[0]" in (out / "autograd_nodes.py").read_text()
     assert {n for n in names if after[n] != before[n]} == {"autograd_nodes.py"}
 
     # A file that would no longer be generated is stale too, and a real run removes it.
