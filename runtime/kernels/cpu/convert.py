@@ -8,11 +8,12 @@ import math
 
 import numpy as np
 
-_BOOL = np.dtype(np.bool_)
-_U8 = np.dtype(np.uint8)
-_F16 = np.dtype(np.float16)
-_F32 = np.dtype(np.float32)
-_F64 = np.dtype(np.float64)
+# The NumPy dtypes the CPU kernels compare against (shared by index.py and shape.py).
+BOOL = np.dtype(np.bool_)
+U8 = np.dtype(np.uint8)
+F16 = np.dtype(np.float16)
+F32 = np.dtype(np.float32)
+F64 = np.dtype(np.float64)
 
 # c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
 C_NAME = {
@@ -58,9 +59,9 @@ def cast(src: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """``src`` converted to ``dtype`` as c10 converts (no copy when the dtype already matches)."""
     if src.dtype == dtype:
         return src
-    if dtype == _F16 and src.dtype == _F64:
-        src = src.astype(_F32)
-    elif dtype == _U8 and src.dtype.kind == "f":
+    if dtype == F16 and src.dtype == F64:
+        src = src.astype(F32)
+    elif dtype == U8 and src.dtype.kind == "f":
         src = src.astype(np.int64)
     with np.errstate(invalid="ignore", over="ignore"):
         return src.astype(dtype)
@@ -76,7 +77,7 @@ def scalar_to(value, dtype: np.dtype):
         value = value.item()
     if isinstance(value, int) and not isinstance(value, bool):
         check_int64_range(value)
-    if dtype == _BOOL:
+    if dtype == BOOL:
         return np.bool_(value != 0)
     if isinstance(value, complex):
         if value.imag != 0:
@@ -95,7 +96,7 @@ def scalar_to(value, dtype: np.dtype):
         if abs(value) > float(np.finfo(dtype).max):
             raise overflow(dtype)
         src = np.array(value, np.int64 if value < 2**63 else np.uint64)
-        return cast(src.astype(_F32) if dtype == _F16 else src, dtype)[()]
+        return cast(src.astype(F32) if dtype == F16 else src, dtype)[()]
     f = float(value)
     if dtype.kind in "iu":
         info = np.iinfo(dtype)

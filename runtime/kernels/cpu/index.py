@@ -19,18 +19,17 @@ import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import LEGACY_NAME, TYPEID_NAME
+from .convert import BOOL as _BOOL
+from .convert import F16 as _F16
+from .convert import F32 as _F32
 from .convert import OVERLAP_MSG as _OVERLAP_MSG
+from .convert import U8 as _U8
 from .convert import c_contiguous as _c
 from .convert import infer_size as _infer_size
 from .convert import scalar_to as _scalar_to
 
-_BOOL = np.dtype(np.bool_)
-_U8 = np.dtype(np.uint8)
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
-_F16 = np.dtype(np.float16)
-_F32 = np.dtype(np.float32)
-_F64 = np.dtype(np.float64)
 
 _TYPEID_NAME = {d.name: name for d, name in TYPEID_NAME.items()}
 # torch's ScalarType names.

@@ -11,32 +11,13 @@ float32 (``c10::Half`` is built from a float), and float -> uint8 goes through i
 import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
+from ..._dtype import BY_NP
+from ..._promotion import promote_types
 from .convert import OVERLAP_MSG as _OVERLAP_MSG
 from .convert import c_contiguous as _c
 from .convert import cast as _cast
 from .convert import infer_size as _infer_size
 from .convert import scalar_to as _scalar_to
-
-_BOOL = np.dtype(np.bool_)
-_U8 = np.dtype(np.uint8)
-_F16 = np.dtype(np.float16)
-_F32 = np.dtype(np.float32)
-_F64 = np.dtype(np.float64)
-
-
-# Promotion order of torch's result_type for these dtypes; uint8 and int8 meet at int16.
-_RANK = {
-    "bool": 0,
-    "uint8": 1,
-    "int8": 1,
-    "int16": 2,
-    "int32": 3,
-    "int64": 4,
-    "float16": 5,
-    "float32": 6,
-    "float64": 7,
-}
-
 
 # --- helpers (the conversions shared with index.py live in convert.py) ---------------------------------
 
@@ -45,15 +26,6 @@ def _check_no_internal_overlap(a: np.ndarray) -> None:
     # torch's has_internal_overlap: only a zero stride over a dim of size > 1 is known to overlap.
     if a.size > 0 and any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides)):
         raise RuntimeError(_OVERLAP_MSG)
-
-
-def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
-    if a == b:
-        return a
-    ra, rb = _RANK[a.name], _RANK[b.name]
-    if ra == rb:  # uint8 with int8
-        return np.dtype(np.int16)
-    return a if ra > rb else b
 
 
 def _empty_like_preserve(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -131,7 +103,7 @@ def cat(tensors, dim):
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     out_dtype = tensors[0].dtype
     for t in tensors[1:]:
-        out_dtype = _promote(out_dtype, t.dtype)
+        out_dtype = promote_types(BY_NP[out_dtype], BY_NP[t.dtype]).np
     # torch's legacy rule: a 1-d empty tensor is left out whatever the others' shapes are.
     kept = [(i, t) for i, t in enumerate(tensors) if not (t.ndim == 1 and t.shape[0] == 0)]
     if not kept:
