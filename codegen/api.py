@@ -51,8 +51,26 @@ def py_default(arg: Argument) -> str:
     return text
 
 
-def type_text(arg: Argument) -> str:
-    return str(arg.type)
+_STUB_TYPES = {
+    "Tensor": "Tensor", "int": "int", "SymInt": "int", "float": "float", "bool": "bool", "str": "str",
+    "Scalar": "int | float | bool", "ScalarType": "dtype", "Device": "device | str | int",
+}  # fmt: skip
+
+
+def stub_type(arg: Argument) -> str:
+    """The Python annotation of an argument in the .pyi stubs."""
+    text = str(arg.type)
+    optional = text.endswith("?")
+    text = text.rstrip("?")
+    if text.endswith("]"):
+        elem = text.split("[", 1)[0].rstrip("?")
+        inner = _STUB_TYPES.get(elem, "Any")
+        py = f"Sequence[{inner} | None]" if "?[" in text else f"Sequence[{inner}]"
+        if elem in ("int", "SymInt"):
+            py += " | int"
+    else:
+        py = _STUB_TYPES.get(text, "Any")
+    return f"{py} | None" if optional else py
 
 
 def kernel_arg(arg: Argument) -> str:

@@ -28,6 +28,7 @@ class BoundOverload:
     out_fn: str
     stub: str
     ret: str
+    doc: str
 
 
 def _env() -> jinja2.Environment:
@@ -37,7 +38,7 @@ def _env() -> jinja2.Environment:
     )  # fmt: skip
 
 
-def _py_params(fn, method: bool) -> tuple[str, str]:
+def _py_params(fn, method: bool, has_out=()) -> tuple[str, str]:
     """(parser tuple literal, stub parameter text) of the Python signature of ``fn``."""
     items, stub = [], ["self"] if method else []
     star = False
@@ -51,8 +52,8 @@ def _py_params(fn, method: bool) -> tuple[str, str]:
         if kwonly and not star:
             stub.append("*")
             star = True
-        stub.append(f"{name}: Any" + (f" = {default}" if default is not None else ""))
-    if fn.schema.kind() == "functional":
+        stub.append(f"{name}: {api.stub_type(a)}" + (f" = {default}" if default is not None else ""))
+    if fn.schema.kind() == "functional" and fn.name in has_out:
         if not star:
             stub.append("*")
         stub.append("out: Tensor | None = None")
@@ -86,10 +87,12 @@ def _bindings(spec: Spec, outs: dict, variant: str) -> list[Binding]:
             fns, key=lambda f: sum(str(a.type).startswith("Scalar") for a in f.schema.flat_arguments)
         )
         for fn in fns:
-            params, stub = _py_params(fn, variant == "method")
+            params, stub = _py_params(fn, variant == "method", outs)
             out_fn = outs.get(fn.name)
             ovs.append(
-                BoundOverload(params, api.pyname(fn), repr(out_fn) if out_fn else "None", stub, _ret(fn))
+                BoundOverload(
+                    params, api.pyname(fn), repr(out_fn) if out_fn else "None", stub, _ret(fn), _doc(fn)
+                )
             )
         out.append(Binding(name, ovs, _doc(fns[0])))
     return out

@@ -2,444 +2,445 @@
 # Do not edit by hand: change the spec (or codegen/) and run `make generate`.
 """Type stubs: the signatures and docs of the generated namespace functions."""
 
+from collections.abc import Sequence
 from typing import Any, overload
 
-from yaten import Tensor
-def neg(input: Any, *, out: Tensor | None = None) -> Tensor:
+from yaten import Tensor, device, dtype
+def neg(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``neg(Tensor self) -> Tensor``"""
-def neg_(input: Any) -> Tensor:
+def neg_(input: Tensor) -> Tensor:
     """Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
-def abs(input: Any, *, out: Tensor | None = None) -> Tensor:
+def abs(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``abs(Tensor self) -> Tensor``"""
-def abs_(input: Any) -> Tensor:
+def abs_(input: Tensor) -> Tensor:
     """Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
-def sign(input: Any, *, out: Tensor | None = None) -> Tensor:
+def sign(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``sign(Tensor self) -> Tensor``"""
-def sign_(input: Any) -> Tensor:
+def sign_(input: Tensor) -> Tensor:
     """Schema: ``sign_(Tensor(a!) self) -> Tensor(a!)``"""
-def exp(input: Any, *, out: Tensor | None = None) -> Tensor:
+def exp(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``exp(Tensor self) -> Tensor``"""
-def exp_(input: Any) -> Tensor:
+def exp_(input: Tensor) -> Tensor:
     """Schema: ``exp_(Tensor(a!) self) -> Tensor(a!)``"""
-def expm1(input: Any, *, out: Tensor | None = None) -> Tensor:
+def expm1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``expm1(Tensor self) -> Tensor``"""
-def expm1_(input: Any) -> Tensor:
+def expm1_(input: Tensor) -> Tensor:
     """Schema: ``expm1_(Tensor(a!) self) -> Tensor(a!)``"""
-def log(input: Any, *, out: Tensor | None = None) -> Tensor:
+def log(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``log(Tensor self) -> Tensor``"""
-def log_(input: Any) -> Tensor:
+def log_(input: Tensor) -> Tensor:
     """Schema: ``log_(Tensor(a!) self) -> Tensor(a!)``"""
-def log2(input: Any, *, out: Tensor | None = None) -> Tensor:
+def log2(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``log2(Tensor self) -> Tensor``"""
-def log2_(input: Any) -> Tensor:
+def log2_(input: Tensor) -> Tensor:
     """Schema: ``log2_(Tensor(a!) self) -> Tensor(a!)``"""
-def log10(input: Any, *, out: Tensor | None = None) -> Tensor:
+def log10(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``log10(Tensor self) -> Tensor``"""
-def log10_(input: Any) -> Tensor:
+def log10_(input: Tensor) -> Tensor:
     """Schema: ``log10_(Tensor(a!) self) -> Tensor(a!)``"""
-def log1p(input: Any, *, out: Tensor | None = None) -> Tensor:
+def log1p(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``log1p(Tensor self) -> Tensor``"""
-def log1p_(input: Any) -> Tensor:
+def log1p_(input: Tensor) -> Tensor:
     """Schema: ``log1p_(Tensor(a!) self) -> Tensor(a!)``"""
-def sqrt(input: Any, *, out: Tensor | None = None) -> Tensor:
+def sqrt(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``sqrt(Tensor self) -> Tensor``"""
-def sqrt_(input: Any) -> Tensor:
+def sqrt_(input: Tensor) -> Tensor:
     """Schema: ``sqrt_(Tensor(a!) self) -> Tensor(a!)``"""
-def rsqrt(input: Any, *, out: Tensor | None = None) -> Tensor:
+def rsqrt(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``rsqrt(Tensor self) -> Tensor``"""
-def rsqrt_(input: Any) -> Tensor:
+def rsqrt_(input: Tensor) -> Tensor:
     """Schema: ``rsqrt_(Tensor(a!) self) -> Tensor(a!)``"""
-def reciprocal(input: Any, *, out: Tensor | None = None) -> Tensor:
+def reciprocal(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``reciprocal(Tensor self) -> Tensor``"""
-def reciprocal_(input: Any) -> Tensor:
+def reciprocal_(input: Tensor) -> Tensor:
     """Schema: ``reciprocal_(Tensor(a!) self) -> Tensor(a!)``"""
-def sin(input: Any, *, out: Tensor | None = None) -> Tensor:
+def sin(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``sin(Tensor self) -> Tensor``"""
-def sin_(input: Any) -> Tensor:
+def sin_(input: Tensor) -> Tensor:
     """Schema: ``sin_(Tensor(a!) self) -> Tensor(a!)``"""
-def cos(input: Any, *, out: Tensor | None = None) -> Tensor:
+def cos(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``cos(Tensor self) -> Tensor``"""
-def cos_(input: Any) -> Tensor:
+def cos_(input: Tensor) -> Tensor:
     """Schema: ``cos_(Tensor(a!) self) -> Tensor(a!)``"""
-def tan(input: Any, *, out: Tensor | None = None) -> Tensor:
+def tan(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``tan(Tensor self) -> Tensor``"""
-def tan_(input: Any) -> Tensor:
+def tan_(input: Tensor) -> Tensor:
     """Schema: ``tan_(Tensor(a!) self) -> Tensor(a!)``"""
-def atan(input: Any, *, out: Tensor | None = None) -> Tensor:
+def atan(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``atan(Tensor self) -> Tensor``"""
-def atan_(input: Any) -> Tensor:
+def atan_(input: Tensor) -> Tensor:
     """Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
-def tanh(input: Any, *, out: Tensor | None = None) -> Tensor:
+def tanh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``tanh(Tensor self) -> Tensor``"""
-def tanh_(input: Any) -> Tensor:
+def tanh_(input: Tensor) -> Tensor:
     """Schema: ``tanh_(Tensor(a!) self) -> Tensor(a!)``"""
-def sigmoid(input: Any, *, out: Tensor | None = None) -> Tensor:
+def sigmoid(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``sigmoid(Tensor self) -> Tensor``"""
-def sigmoid_(input: Any) -> Tensor:
+def sigmoid_(input: Tensor) -> Tensor:
     """Schema: ``sigmoid_(Tensor(a!) self) -> Tensor(a!)``"""
-def relu(input: Any, *, out: Tensor | None = None) -> Tensor:
+def relu(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``relu(Tensor self) -> Tensor``"""
-def relu_(input: Any) -> Tensor:
+def relu_(input: Tensor) -> Tensor:
     """Schema: ``relu_(Tensor(a!) self) -> Tensor(a!)``"""
-def silu(input: Any, *, out: Tensor | None = None) -> Tensor:
+def silu(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``silu(Tensor self) -> Tensor``"""
-def silu_(input: Any) -> Tensor:
+def silu_(input: Tensor) -> Tensor:
     """Schema: ``silu_(Tensor(a!) self) -> Tensor(a!)``"""
-def erf(input: Any, *, out: Tensor | None = None) -> Tensor:
+def erf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``erf(Tensor self) -> Tensor``"""
-def erf_(input: Any) -> Tensor:
+def erf_(input: Tensor) -> Tensor:
     """Schema: ``erf_(Tensor(a!) self) -> Tensor(a!)``"""
-def floor(input: Any, *, out: Tensor | None = None) -> Tensor:
+def floor(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``floor(Tensor self) -> Tensor``"""
-def floor_(input: Any) -> Tensor:
+def floor_(input: Tensor) -> Tensor:
     """Schema: ``floor_(Tensor(a!) self) -> Tensor(a!)``"""
-def ceil(input: Any, *, out: Tensor | None = None) -> Tensor:
+def ceil(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``ceil(Tensor self) -> Tensor``"""
-def ceil_(input: Any) -> Tensor:
+def ceil_(input: Tensor) -> Tensor:
     """Schema: ``ceil_(Tensor(a!) self) -> Tensor(a!)``"""
-def round(input: Any, *, out: Tensor | None = None) -> Tensor:
+def round(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``round(Tensor self) -> Tensor``"""
-def round_(input: Any) -> Tensor:
+def round_(input: Tensor) -> Tensor:
     """Schema: ``round_(Tensor(a!) self) -> Tensor(a!)``"""
-def trunc(input: Any, *, out: Tensor | None = None) -> Tensor:
+def trunc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``trunc(Tensor self) -> Tensor``"""
-def trunc_(input: Any) -> Tensor:
+def trunc_(input: Tensor) -> Tensor:
     """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
-def isnan(input: Any, *, out: Tensor | None = None) -> Tensor:
+def isnan(input: Tensor) -> Tensor:
     """Schema: ``isnan(Tensor self) -> Tensor``"""
-def isinf(input: Any, *, out: Tensor | None = None) -> Tensor:
+def isinf(input: Tensor) -> Tensor:
     """Schema: ``isinf(Tensor self) -> Tensor``"""
-def isfinite(input: Any, *, out: Tensor | None = None) -> Tensor:
+def isfinite(input: Tensor) -> Tensor:
     """Schema: ``isfinite(Tensor self) -> Tensor``"""
-def logical_not(input: Any, *, out: Tensor | None = None) -> Tensor:
+def logical_not(input: Tensor) -> Tensor:
     """Schema: ``logical_not(Tensor self) -> Tensor``"""
-def _gelu_erf(input: Any, *, out: Tensor | None = None) -> Tensor:
+def _gelu_erf(input: Tensor) -> Tensor:
     """Schema: ``_gelu_erf(Tensor self) -> Tensor``"""
-def _gelu_tanh(input: Any, *, out: Tensor | None = None) -> Tensor:
+def _gelu_tanh(input: Tensor) -> Tensor:
     """Schema: ``_gelu_tanh(Tensor self) -> Tensor``"""
-def gelu(input: Any, *, approximate: Any = 'none', out: Tensor | None = None) -> Tensor:
+def gelu(input: Tensor, *, approximate: str = 'none') -> Tensor:
     """Schema: ``gelu(Tensor self, *, str approximate='none') -> Tensor``"""
-def square(input: Any, *, out: Tensor | None = None) -> Tensor:
+def square(input: Tensor) -> Tensor:
     """Schema: ``square(Tensor self) -> Tensor``"""
 @overload
-def add(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
+def add(input: Tensor, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
     """Schema: ``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
 @overload
-def add(input: Any, other: Any, alpha: Any = 1, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+def add(input: Tensor, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
 @overload
-def sub(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
+def sub(input: Tensor, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
     """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
 @overload
-def sub(input: Any, other: Any, alpha: Any = 1, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+def sub(input: Tensor, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
 @overload
-def mul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def mul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def mul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def mul(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``mul.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def div(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def div(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def div(input: Any, other: Any, *, rounding_mode: Any, out: Tensor | None = None) -> Tensor:
-    """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def div(input: Tensor, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+    """Schema: ``div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor``"""
 @overload
-def div(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def div(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def remainder(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def remainder(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``remainder.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def remainder(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``remainder.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def remainder(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``remainder.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def floor_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def floor_divide(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``floor_divide(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def floor_divide(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``floor_divide(Tensor self, Tensor other) -> Tensor``"""
+def floor_divide(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``floor_divide.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
+def pow(input: Tensor, exponent: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
 @overload
-def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
+def pow(input: Tensor, exponent: int | float | bool) -> Tensor:
+    """Schema: ``pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor``"""
 @overload
-def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
-def maximum(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def pow(input: int | float | bool, exponent: Tensor) -> Tensor:
+    """Schema: ``pow.Scalar(Scalar self, Tensor exponent) -> Tensor``"""
+def maximum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``maximum(Tensor self, Tensor other) -> Tensor``"""
-def minimum(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def minimum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``minimum(Tensor self, Tensor other) -> Tensor``"""
-def atan2(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def atan2(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
-def clamp_min(input: Any, min: Any, *, out: Tensor | None = None) -> Tensor:
+def clamp_min(input: Tensor, min: int | float | bool) -> Tensor:
     """Schema: ``clamp_min(Tensor self, Scalar min) -> Tensor``"""
-def clamp_max(input: Any, max: Any, *, out: Tensor | None = None) -> Tensor:
+def clamp_max(input: Tensor, max: int | float | bool) -> Tensor:
     """Schema: ``clamp_max(Tensor self, Scalar max) -> Tensor``"""
 @overload
-def lerp(input: Any, end: Any, weight: Any, *, out: Tensor | None = None) -> Tensor:
+def lerp(input: Tensor, end: Tensor, weight: Tensor) -> Tensor:
     """Schema: ``lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor``"""
 @overload
-def lerp(input: Any, end: Any, weight: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor``"""
+def lerp(input: Tensor, end: Tensor, weight: int | float | bool) -> Tensor:
+    """Schema: ``lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor``"""
 @overload
-def eq(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def eq(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def eq(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def eq(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``eq.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def ne(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def ne(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def ne(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def ne(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``ne.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def lt(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def lt(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def lt(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def lt(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``lt.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def le(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def le(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def le(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def le(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``le.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def gt(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def gt(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def gt(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def gt(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``gt.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
-def ge(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def ge(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def ge(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
-def logical_and(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def ge(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
+def logical_and(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
-def logical_or(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def logical_or(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``logical_or(Tensor self, Tensor other) -> Tensor``"""
-def logical_xor(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def logical_xor(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``logical_xor(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def where(condition: Any, input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def where(condition: Tensor, input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
 @overload
-def where(condition: Any, input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
+def where(condition: Tensor, input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor``"""
 @overload
-def where(condition: Any, input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
-def clamp(input: Any, min: Any = None, max: Any = None, *, out: Tensor | None = None) -> Tensor:
+def where(condition: Tensor, input: int | float | bool, other: Tensor) -> Tensor:
+    """Schema: ``where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor``"""
+def clamp(input: Tensor, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
     """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
-def as_strided(input: Any, size: Any, stride: Any, storage_offset: Any = None, *, out: Tensor | None = None) -> Tensor:
+def as_strided(input: Tensor, size: Sequence[int] | int, stride: Sequence[int] | int, storage_offset: int | None = None) -> Tensor:
     """Schema: ``as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)``"""
-def transpose(input: Any, dim0: Any, dim1: Any, *, out: Tensor | None = None) -> Tensor:
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
-def t(input: Any, *, out: Tensor | None = None) -> Tensor:
+def t(input: Tensor) -> Tensor:
     """Schema: ``t(Tensor(a) self) -> Tensor(a)``"""
-def permute(input: Any, dims: Any, *, out: Tensor | None = None) -> Tensor:
+def permute(input: Tensor, dims: Sequence[int] | int) -> Tensor:
     """Schema: ``permute(Tensor(a) self, int[] dims) -> Tensor(a)``"""
 @overload
-def squeeze(input: Any, *, out: Tensor | None = None) -> Tensor:
+def squeeze(input: Tensor) -> Tensor:
     """Schema: ``squeeze(Tensor(a) self) -> Tensor(a)``"""
 @overload
-def squeeze(input: Any, dim: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``squeeze(Tensor(a) self) -> Tensor(a)``"""
+def squeeze(input: Tensor, dim: int) -> Tensor:
+    """Schema: ``squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)``"""
 @overload
-def squeeze(input: Any, dim: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``squeeze(Tensor(a) self) -> Tensor(a)``"""
-def unsqueeze(input: Any, dim: Any, *, out: Tensor | None = None) -> Tensor:
+def squeeze(input: Tensor, dim: Sequence[int] | int) -> Tensor:
+    """Schema: ``squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)``"""
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """Schema: ``unsqueeze(Tensor(a) self, int dim) -> Tensor(a)``"""
-def select(input: Any, dim: Any, index: Any, *, out: Tensor | None = None) -> Tensor:
+def select(input: Tensor, dim: int, index: int) -> Tensor:
     """Schema: ``select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)``"""
-def slice(input: Any, dim: Any = 0, start: Any = None, end: Any = None, step: Any = 1, *, out: Tensor | None = None) -> Tensor:
+def slice(input: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
     """Schema: ``slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)``"""
-def split(input: Any, split_size: Any, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+def split(input: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
     """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
-def split_with_sizes(input: Any, split_sizes: Any, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+def split_with_sizes(input: Tensor, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
     """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
-def unbind(input: Any, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+def unbind(input: Tensor, dim: int = 0) -> list[Tensor]:
     """Schema: ``unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]``"""
-def detach(input: Any, *, out: Tensor | None = None) -> Tensor:
+def detach(input: Tensor) -> Tensor:
     """Schema: ``detach(Tensor(a) self) -> Tensor(a)``"""
-def reshape(input: Any, shape: Any, *, out: Tensor | None = None) -> Tensor:
+def reshape(input: Tensor, shape: Sequence[int] | int) -> Tensor:
     """Schema: ``reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)``"""
-def flatten(input: Any, start_dim: Any = 0, end_dim: Any = -1, *, out: Tensor | None = None) -> Tensor:
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Schema: ``flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)``"""
-def unflatten(input: Any, dim: Any, sizes: Any, *, out: Tensor | None = None) -> Tensor:
+def unflatten(input: Tensor, dim: int, sizes: Sequence[int] | int) -> Tensor:
     """Schema: ``unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)``"""
-def narrow(input: Any, dim: Any, start: Any, length: Any, *, out: Tensor | None = None) -> Tensor:
+def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Schema: ``narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)``"""
-def chunk(input: Any, chunks: Any, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
 @overload
-def movedim(input: Any, source: Any, destination: Any, *, out: Tensor | None = None) -> Tensor:
+def movedim(input: Tensor, source: int, destination: int) -> Tensor:
     """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
 @overload
-def movedim(input: Any, source: Any, destination: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
+def movedim(input: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
+    """Schema: ``movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)``"""
 @overload
-def sum(input: Any, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+def sum(input: Tensor, *, dtype: dtype | None = None) -> Tensor:
     """Schema: ``sum(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
 @overload
-def sum(input: Any, dim: Any, keepdim: Any = False, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
-    """Schema: ``sum(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
+def sum(input: Tensor, dim: Sequence[int] | int | None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+    """Schema: ``sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
 @overload
-def mean(input: Any, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+def mean(input: Tensor, *, dtype: dtype | None = None) -> Tensor:
     """Schema: ``mean(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
 @overload
-def mean(input: Any, dim: Any, keepdim: Any = False, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
-    """Schema: ``mean(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
+def mean(input: Tensor, dim: Sequence[int] | int | None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+    """Schema: ``mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
 @overload
-def prod(input: Any, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+def prod(input: Tensor, *, dtype: dtype | None = None) -> Tensor:
     """Schema: ``prod(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
 @overload
-def prod(input: Any, dim: Any, keepdim: Any = False, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
-    """Schema: ``prod(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
+def prod(input: Tensor, dim: int, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+    """Schema: ``prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
 @overload
-def max(input: Any, *, out: Tensor | None = None) -> Tensor:
+def max(input: Tensor) -> Tensor:
     """Schema: ``max(Tensor self) -> Tensor``"""
 @overload
-def max(input: Any, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
-    """Schema: ``max(Tensor self) -> Tensor``"""
+def max(input: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
 @overload
-def max(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``max(Tensor self) -> Tensor``"""
+def max(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``max.other(Tensor self, Tensor other) -> Tensor``"""
 @overload
-def min(input: Any, *, out: Tensor | None = None) -> Tensor:
+def min(input: Tensor) -> Tensor:
     """Schema: ``min(Tensor self) -> Tensor``"""
 @overload
-def min(input: Any, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
-    """Schema: ``min(Tensor self) -> Tensor``"""
+def min(input: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
 @overload
-def min(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``min(Tensor self) -> Tensor``"""
-def amax(input: Any, dim: Any = (), keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+def min(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``min.other(Tensor self, Tensor other) -> Tensor``"""
+def amax(input: Tensor, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:
     """Schema: ``amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor``"""
-def amin(input: Any, dim: Any = (), keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+def amin(input: Tensor, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:
     """Schema: ``amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor``"""
-def argmax(input: Any, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Schema: ``argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor``"""
-def argmin(input: Any, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Schema: ``argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor``"""
 @overload
-def var(input: Any, unbiased: Any = True, *, out: Tensor | None = None) -> Tensor:
+def var(input: Tensor, unbiased: bool = True) -> Tensor:
     """Schema: ``var(Tensor self, bool unbiased=True) -> Tensor``"""
 @overload
-def var(input: Any, dim: Any, unbiased: Any = True, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``var(Tensor self, bool unbiased=True) -> Tensor``"""
+def var(input: Tensor, dim: Sequence[int] | int | None, unbiased: bool = True, keepdim: bool = False) -> Tensor:
+    """Schema: ``var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor``"""
 @overload
-def var(input: Any, dim: Any = None, *, correction: Any = None, keepdim: Any = False, out: Tensor | None = None) -> Tensor:
-    """Schema: ``var(Tensor self, bool unbiased=True) -> Tensor``"""
+def var(input: Tensor, dim: Sequence[int] | int | None = None, *, correction: int | float | bool | None = None, keepdim: bool = False) -> Tensor:
+    """Schema: ``var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor``"""
 @overload
-def std(input: Any, unbiased: Any = True, *, out: Tensor | None = None) -> Tensor:
+def std(input: Tensor, unbiased: bool = True) -> Tensor:
     """Schema: ``std(Tensor self, bool unbiased=True) -> Tensor``"""
 @overload
-def std(input: Any, dim: Any, unbiased: Any = True, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``std(Tensor self, bool unbiased=True) -> Tensor``"""
+def std(input: Tensor, dim: Sequence[int] | int | None, unbiased: bool = True, keepdim: bool = False) -> Tensor:
+    """Schema: ``std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor``"""
 @overload
-def std(input: Any, dim: Any = None, *, correction: Any = None, keepdim: Any = False, out: Tensor | None = None) -> Tensor:
-    """Schema: ``std(Tensor self, bool unbiased=True) -> Tensor``"""
-def logsumexp(input: Any, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+def std(input: Tensor, dim: Sequence[int] | int | None = None, *, correction: int | float | bool | None = None, keepdim: bool = False) -> Tensor:
+    """Schema: ``std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor``"""
+def logsumexp(input: Tensor, dim: Sequence[int] | int, keepdim: bool = False) -> Tensor:
     """Schema: ``logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor``"""
 @overload
-def all(input: Any, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+def all(input: Tensor, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor:
     """Schema: ``all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
 @overload
-def all(input: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+def all(input: Tensor) -> Tensor:
+    """Schema: ``all(Tensor self) -> Tensor``"""
 @overload
-def all(input: Any, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+def all(input: Tensor, dim: int, keepdim: bool = False) -> Tensor:
+    """Schema: ``all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor``"""
 @overload
-def any(input: Any, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+def any(input: Tensor, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor:
     """Schema: ``any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
 @overload
-def any(input: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+def any(input: Tensor) -> Tensor:
+    """Schema: ``any(Tensor self) -> Tensor``"""
 @overload
-def any(input: Any, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+def any(input: Tensor, dim: int, keepdim: bool = False) -> Tensor:
+    """Schema: ``any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor``"""
 @overload
-def norm(input: Any, p: Any = 2, *, out: Tensor | None = None) -> Tensor:
+def norm(input: Tensor, p: int | float | bool = 2) -> Tensor:
     """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
 @overload
-def norm(input: Any, p: Any, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
-def cumsum(input: Any, dim: Any, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+def norm(input: Tensor, p: int | float | bool | None, dim: Sequence[int] | int, keepdim: bool = False) -> Tensor:
+    """Schema: ``norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor``"""
+def cumsum(input: Tensor, dim: int, *, dtype: dtype | None = None) -> Tensor:
     """Schema: ``cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
-def _softmax(input: Any, dim: Any, half_to_float: Any, *, out: Tensor | None = None) -> Tensor:
+def _softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
     """Schema: ``_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
-def _log_softmax(input: Any, dim: Any, half_to_float: Any, *, out: Tensor | None = None) -> Tensor:
+def _log_softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
     """Schema: ``_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
-def softmax(input: Any, dim: Any, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+def softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
     """Schema: ``softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
-def log_softmax(input: Any, dim: Any, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+def log_softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
     """Schema: ``log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
-def mm(input: Any, mat2: Any, *, out: Tensor | None = None) -> Tensor:
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Schema: ``mm(Tensor self, Tensor mat2) -> Tensor``"""
-def bmm(input: Any, mat2: Any, *, out: Tensor | None = None) -> Tensor:
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Schema: ``bmm(Tensor self, Tensor mat2) -> Tensor``"""
-def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
     """Schema: ``addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
-def dot(input: Any, tensor: Any, *, out: Tensor | None = None) -> Tensor:
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
     """Schema: ``dot(Tensor self, Tensor tensor) -> Tensor``"""
-def mv(input: Any, vec: Any, *, out: Tensor | None = None) -> Tensor:
+def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Schema: ``mv(Tensor self, Tensor vec) -> Tensor``"""
-def matmul(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+def matmul(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``matmul(Tensor self, Tensor other) -> Tensor``"""
-def outer(input: Any, vec2: Any, *, out: Tensor | None = None) -> Tensor:
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
-def linear(input: Any, weight: Any, bias: Any = None, *, out: Tensor | None = None) -> Tensor:
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Schema: ``linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor``"""
-def cat(tensors: Any, dim: Any = 0, *, out: Tensor | None = None) -> Tensor:
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Schema: ``cat(Tensor[] tensors, int dim=0) -> Tensor``"""
-def flip(input: Any, dims: Any, *, out: Tensor | None = None) -> Tensor:
+def flip(input: Tensor, dims: Sequence[int] | int) -> Tensor:
     """Schema: ``flip(Tensor self, int[] dims) -> Tensor``"""
-def roll(input: Any, shifts: Any, dims: Any = (), *, out: Tensor | None = None) -> Tensor:
+def roll(input: Tensor, shifts: Sequence[int] | int, dims: Sequence[int] | int = ()) -> Tensor:
     """Schema: ``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``"""
-def clone(input: Any, *, memory_format: Any = None, out: Tensor | None = None) -> Tensor:
+def clone(input: Tensor, *, memory_format: Any | None = None) -> Tensor:
     """Schema: ``clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor``"""
-def stack(tensors: Any, dim: Any = 0, *, out: Tensor | None = None) -> Tensor:
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Schema: ``stack(Tensor[] tensors, int dim=0) -> Tensor``"""
-def fill_(input: Any, value: Any) -> Tensor:
+def fill_(input: Tensor, value: int | float | bool) -> Tensor:
     """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
-def zero_(input: Any) -> Tensor:
+def zero_(input: Tensor) -> Tensor:
     """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
-def _to_copy(input: Any, *, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: Any = None, non_blocking: Any = False, memory_format: Any = None, out: Tensor | None = None) -> Tensor:
+def _to_copy(input: Tensor, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None, non_blocking: bool = False, memory_format: Any | None = None) -> Tensor:
     """Schema: ``_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor``"""
-def index_select(input: Any, dim: Any, index: Any, *, out: Tensor | None = None) -> Tensor:
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """Schema: ``index_select(Tensor self, int dim, Tensor index) -> Tensor``"""
-def gather(input: Any, dim: Any, index: Any, *, sparse_grad: Any = False, out: Tensor | None = None) -> Tensor:
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """Schema: ``gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor``"""
-def masked_select(input: Any, mask: Any, *, out: Tensor | None = None) -> Tensor:
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     """Schema: ``masked_select(Tensor self, Tensor mask) -> Tensor``"""
-def index(input: Any, indices: Any, *, out: Tensor | None = None) -> Tensor:
+def index(input: Tensor, indices: Sequence[Tensor | None]) -> Tensor:
     """Schema: ``index.Tensor(Tensor self, Tensor?[] indices) -> Tensor``"""
-def index_put_(input: Any, indices: Any, values: Any, accumulate: Any = False) -> Tensor:
+def index_put_(input: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
     """Schema: ``index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)``"""
-def nonzero(input: Any, *, out: Tensor | None = None) -> Tensor:
+def nonzero(input: Tensor) -> Tensor:
     """Schema: ``nonzero(Tensor self) -> Tensor``"""
 @overload
-def scatter(input: Any, dim: Any, index: Any, src: Any, *, out: Tensor | None = None) -> Tensor:
+def scatter(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """Schema: ``scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor``"""
 @overload
-def scatter(input: Any, dim: Any, index: Any, value: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor``"""
-def scatter_add(input: Any, dim: Any, index: Any, src: Any, *, out: Tensor | None = None) -> Tensor:
+def scatter(input: Tensor, dim: int, index: Tensor, value: int | float | bool) -> Tensor:
+    """Schema: ``scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor``"""
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """Schema: ``scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor``"""
 @overload
-def masked_fill(input: Any, mask: Any, value: Any, *, out: Tensor | None = None) -> Tensor:
+def masked_fill(input: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """Schema: ``masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor``"""
 @overload
-def masked_fill(input: Any, mask: Any, value: Any, *, out: Tensor | None = None) -> Tensor:
-    """Schema: ``masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor``"""
-def index_put(input: Any, indices: Any, values: Any, accumulate: Any = False, *, out: Tensor | None = None) -> Tensor:
+def masked_fill(input: Tensor, mask: Tensor, value: int | float | bool) -> Tensor:
+    """Schema: ``masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor``"""
+def index_put(input: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
     """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""

@@ -2,9 +2,10 @@
 # Do not edit by hand: change the spec (or codegen/) and run `make generate`.
 """Type stubs: the signatures and docs of the generated Tensor methods."""
 
+from collections.abc import Sequence
 from typing import Any, overload
 
-from yaten import Tensor
+from yaten import Tensor, device, dtype
 
 class TensorMethods:
     def neg(self, *, out: Tensor | None = None) -> Tensor:
@@ -105,391 +106,391 @@ class TensorMethods:
         """Schema: ``trunc(Tensor self) -> Tensor``"""
     def trunc_(self) -> Tensor:
         """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
-    def isnan(self, *, out: Tensor | None = None) -> Tensor:
+    def isnan(self) -> Tensor:
         """Schema: ``isnan(Tensor self) -> Tensor``"""
-    def isinf(self, *, out: Tensor | None = None) -> Tensor:
+    def isinf(self) -> Tensor:
         """Schema: ``isinf(Tensor self) -> Tensor``"""
-    def isfinite(self, *, out: Tensor | None = None) -> Tensor:
+    def isfinite(self) -> Tensor:
         """Schema: ``isfinite(Tensor self) -> Tensor``"""
-    def logical_not(self, *, out: Tensor | None = None) -> Tensor:
+    def logical_not(self) -> Tensor:
         """Schema: ``logical_not(Tensor self) -> Tensor``"""
-    def gelu(self, *, approximate: Any = 'none', out: Tensor | None = None) -> Tensor:
+    def gelu(self, *, approximate: str = 'none') -> Tensor:
         """Schema: ``gelu(Tensor self, *, str approximate='none') -> Tensor``"""
-    def square(self, *, out: Tensor | None = None) -> Tensor:
+    def square(self) -> Tensor:
         """Schema: ``square(Tensor self) -> Tensor``"""
     @overload
-    def add(self, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
+    def add(self, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
         """Schema: ``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
     @overload
-    def add(self, other: Any, alpha: Any = 1, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+    def add(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
     @overload
-    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+    def add_(self, other: Tensor, *, alpha: int | float | bool = 1) -> Tensor:
         """Schema: ``add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
     @overload
-    def add_(self, other: Any, alpha: Any = 1) -> Tensor:
-        """Schema: ``add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
+    def add_(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)``"""
     @overload
-    def sub(self, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
+    def sub(self, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
         """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
     @overload
-    def sub(self, other: Any, alpha: Any = 1, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+    def sub(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
     @overload
-    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+    def sub_(self, other: Tensor, *, alpha: int | float | bool = 1) -> Tensor:
         """Schema: ``sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
     @overload
-    def sub_(self, other: Any, alpha: Any = 1) -> Tensor:
-        """Schema: ``sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
+    def sub_(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)``"""
     @overload
-    def mul(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def mul(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def mul(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def mul(self, other: int | float | bool) -> Tensor:
+        """Schema: ``mul.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def mul_(self, other: Any) -> Tensor:
+    def mul_(self, other: Tensor) -> Tensor:
         """Schema: ``mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
-    def mul_(self, other: Any) -> Tensor:
-        """Schema: ``mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def mul_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
-    def div(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def div(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def div(self, other: Any, *, rounding_mode: Any, out: Tensor | None = None) -> Tensor:
-        """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def div(self, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+        """Schema: ``div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor``"""
     @overload
-    def div(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def div(self, other: int | float | bool) -> Tensor:
+        """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def div_(self, other: Any) -> Tensor:
+    def div_(self, other: Tensor) -> Tensor:
         """Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
-    def div_(self, other: Any) -> Tensor:
-        """Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def div_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
-    def remainder(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def remainder(self, other: Tensor) -> Tensor:
         """Schema: ``remainder.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def remainder(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``remainder.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def remainder(self, other: int | float | bool) -> Tensor:
+        """Schema: ``remainder.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def remainder_(self, other: Any) -> Tensor:
+    def remainder_(self, other: Tensor) -> Tensor:
         """Schema: ``remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
-    def remainder_(self, other: Any) -> Tensor:
-        """Schema: ``remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def remainder_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
-    def floor_divide(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def floor_divide(self, other: Tensor) -> Tensor:
         """Schema: ``floor_divide(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def floor_divide(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``floor_divide(Tensor self, Tensor other) -> Tensor``"""
-    def floor_divide_(self, other: Any) -> Tensor:
+    def floor_divide(self, other: int | float | bool) -> Tensor:
+        """Schema: ``floor_divide.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    def floor_divide_(self, other: Tensor) -> Tensor:
         """Schema: ``floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
-    def pow(self, exponent: Any, *, out: Tensor | None = None) -> Tensor:
+    def pow(self, exponent: Tensor, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
     @overload
-    def pow(self, exponent: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
+    def pow(self, exponent: int | float | bool) -> Tensor:
+        """Schema: ``pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor``"""
     @overload
-    def pow(self, exponent: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
-    def pow_(self, exponent: Any) -> Tensor:
+    def pow(self, exponent: Tensor) -> Tensor:
+        """Schema: ``pow.Scalar(Scalar self, Tensor exponent) -> Tensor``"""
+    def pow_(self, exponent: int | float | bool) -> Tensor:
         """Schema: ``pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)``"""
-    def maximum(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def maximum(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``maximum(Tensor self, Tensor other) -> Tensor``"""
-    def minimum(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def minimum(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``minimum(Tensor self, Tensor other) -> Tensor``"""
-    def atan2(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def atan2(self, other: Tensor) -> Tensor:
         """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
-    def atan2_(self, other: Any) -> Tensor:
+    def atan2_(self, other: Tensor) -> Tensor:
         """Schema: ``atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
-    def clamp_min(self, min: Any, *, out: Tensor | None = None) -> Tensor:
+    def clamp_min(self, min: int | float | bool) -> Tensor:
         """Schema: ``clamp_min(Tensor self, Scalar min) -> Tensor``"""
-    def clamp_min_(self, min: Any) -> Tensor:
+    def clamp_min_(self, min: int | float | bool) -> Tensor:
         """Schema: ``clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)``"""
-    def clamp_max(self, max: Any, *, out: Tensor | None = None) -> Tensor:
+    def clamp_max(self, max: int | float | bool) -> Tensor:
         """Schema: ``clamp_max(Tensor self, Scalar max) -> Tensor``"""
-    def clamp_max_(self, max: Any) -> Tensor:
+    def clamp_max_(self, max: int | float | bool) -> Tensor:
         """Schema: ``clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)``"""
     @overload
-    def lerp(self, end: Any, weight: Any, *, out: Tensor | None = None) -> Tensor:
+    def lerp(self, end: Tensor, weight: Tensor) -> Tensor:
         """Schema: ``lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor``"""
     @overload
-    def lerp(self, end: Any, weight: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor``"""
-    def lerp_(self, end: Any, weight: Any) -> Tensor:
+    def lerp(self, end: Tensor, weight: int | float | bool) -> Tensor:
+        """Schema: ``lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor``"""
+    def lerp_(self, end: Tensor, weight: int | float | bool) -> Tensor:
         """Schema: ``lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)``"""
     @overload
-    def eq(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def eq(self, other: Tensor) -> Tensor:
         """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def eq(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def eq(self, other: int | float | bool) -> Tensor:
+        """Schema: ``eq.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def ne(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def ne(self, other: Tensor) -> Tensor:
         """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def ne(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def ne(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ne.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def lt(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def lt(self, other: Tensor) -> Tensor:
         """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def lt(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def lt(self, other: int | float | bool) -> Tensor:
+        """Schema: ``lt.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def le(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def le(self, other: Tensor) -> Tensor:
         """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def le(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def le(self, other: int | float | bool) -> Tensor:
+        """Schema: ``le.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def gt(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def gt(self, other: Tensor) -> Tensor:
         """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def gt(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def gt(self, other: int | float | bool) -> Tensor:
+        """Schema: ``gt.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def ge(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def ge(self, other: Tensor) -> Tensor:
         """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def ge(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
-    def logical_and(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def ge(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    def logical_and(self, other: Tensor) -> Tensor:
         """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
-    def logical_or(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def logical_or(self, other: Tensor) -> Tensor:
         """Schema: ``logical_or(Tensor self, Tensor other) -> Tensor``"""
-    def logical_xor(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def logical_xor(self, other: Tensor) -> Tensor:
         """Schema: ``logical_xor(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def where(self, condition: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def where(self, condition: Tensor, other: Tensor) -> Tensor:
         """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def where(self, condition: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
+    def where(self, condition: Tensor, other: int | float | bool) -> Tensor:
+        """Schema: ``where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor``"""
     @overload
-    def where(self, condition: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
-    def clamp(self, min: Any = None, max: Any = None, *, out: Tensor | None = None) -> Tensor:
+    def where(self, condition: Tensor, other: Tensor) -> Tensor:
+        """Schema: ``where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor``"""
+    def clamp(self, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
         """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
-    def view(self, size: Any, *, out: Tensor | None = None) -> Tensor:
+    def view(self, size: Sequence[int] | int) -> Tensor:
         """Schema: ``view(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
-    def as_strided(self, size: Any, stride: Any, storage_offset: Any = None, *, out: Tensor | None = None) -> Tensor:
+    def as_strided(self, size: Sequence[int] | int, stride: Sequence[int] | int, storage_offset: int | None = None) -> Tensor:
         """Schema: ``as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)``"""
-    def transpose(self, dim0: Any, dim1: Any, *, out: Tensor | None = None) -> Tensor:
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
         """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
-    def t(self, *, out: Tensor | None = None) -> Tensor:
+    def t(self) -> Tensor:
         """Schema: ``t(Tensor(a) self) -> Tensor(a)``"""
-    def permute(self, dims: Any, *, out: Tensor | None = None) -> Tensor:
+    def permute(self, dims: Sequence[int] | int) -> Tensor:
         """Schema: ``permute(Tensor(a) self, int[] dims) -> Tensor(a)``"""
-    def expand(self, size: Any, *, implicit: Any = False, out: Tensor | None = None) -> Tensor:
+    def expand(self, size: Sequence[int] | int, *, implicit: bool = False) -> Tensor:
         """Schema: ``expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)``"""
     @overload
-    def squeeze(self, *, out: Tensor | None = None) -> Tensor:
+    def squeeze(self) -> Tensor:
         """Schema: ``squeeze(Tensor(a) self) -> Tensor(a)``"""
     @overload
-    def squeeze(self, dim: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``squeeze(Tensor(a) self) -> Tensor(a)``"""
+    def squeeze(self, dim: int) -> Tensor:
+        """Schema: ``squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)``"""
     @overload
-    def squeeze(self, dim: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``squeeze(Tensor(a) self) -> Tensor(a)``"""
-    def unsqueeze(self, dim: Any, *, out: Tensor | None = None) -> Tensor:
+    def squeeze(self, dim: Sequence[int] | int) -> Tensor:
+        """Schema: ``squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)``"""
+    def unsqueeze(self, dim: int) -> Tensor:
         """Schema: ``unsqueeze(Tensor(a) self, int dim) -> Tensor(a)``"""
-    def select(self, dim: Any, index: Any, *, out: Tensor | None = None) -> Tensor:
+    def select(self, dim: int, index: int) -> Tensor:
         """Schema: ``select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)``"""
-    def slice(self, dim: Any = 0, start: Any = None, end: Any = None, step: Any = 1, *, out: Tensor | None = None) -> Tensor:
+    def slice(self, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
         """Schema: ``slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)``"""
-    def split(self, split_size: Any, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+    def split(self, split_size: int, dim: int = 0) -> list[Tensor]:
         """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
-    def split_with_sizes(self, split_sizes: Any, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+    def split_with_sizes(self, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
         """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
-    def unbind(self, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+    def unbind(self, dim: int = 0) -> list[Tensor]:
         """Schema: ``unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]``"""
-    def detach(self, *, out: Tensor | None = None) -> Tensor:
+    def detach(self) -> Tensor:
         """Schema: ``detach(Tensor(a) self) -> Tensor(a)``"""
-    def reshape(self, shape: Any, *, out: Tensor | None = None) -> Tensor:
+    def reshape(self, shape: Sequence[int] | int) -> Tensor:
         """Schema: ``reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)``"""
-    def flatten(self, start_dim: Any = 0, end_dim: Any = -1, *, out: Tensor | None = None) -> Tensor:
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         """Schema: ``flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)``"""
-    def unflatten(self, dim: Any, sizes: Any, *, out: Tensor | None = None) -> Tensor:
+    def unflatten(self, dim: int, sizes: Sequence[int] | int) -> Tensor:
         """Schema: ``unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)``"""
-    def expand_as(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def expand_as(self, other: Tensor) -> Tensor:
         """Schema: ``expand_as(Tensor(a) self, Tensor other) -> Tensor(a)``"""
-    def narrow(self, dim: Any, start: Any, length: Any, *, out: Tensor | None = None) -> Tensor:
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
         """Schema: ``narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)``"""
-    def chunk(self, chunks: Any, dim: Any = 0, *, out: Tensor | None = None) -> list[Tensor]:
+    def chunk(self, chunks: int, dim: int = 0) -> list[Tensor]:
         """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
     @overload
-    def movedim(self, source: Any, destination: Any, *, out: Tensor | None = None) -> Tensor:
+    def movedim(self, source: int, destination: int) -> Tensor:
         """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
     @overload
-    def movedim(self, source: Any, destination: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
-    def contiguous(self, *, memory_format: Any = None, out: Tensor | None = None) -> Tensor:
+    def movedim(self, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
+        """Schema: ``movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)``"""
+    def contiguous(self, *, memory_format: Any = None) -> Tensor:
         """Schema: ``contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)``"""
     @overload
-    def sum(self, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+    def sum(self, *, dtype: dtype | None = None) -> Tensor:
         """Schema: ``sum(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
     @overload
-    def sum(self, dim: Any, keepdim: Any = False, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
-        """Schema: ``sum(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
+    def sum(self, dim: Sequence[int] | int | None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+        """Schema: ``sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
     @overload
-    def mean(self, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+    def mean(self, *, dtype: dtype | None = None) -> Tensor:
         """Schema: ``mean(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
     @overload
-    def mean(self, dim: Any, keepdim: Any = False, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
-        """Schema: ``mean(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
+    def mean(self, dim: Sequence[int] | int | None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+        """Schema: ``mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
     @overload
-    def prod(self, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+    def prod(self, *, dtype: dtype | None = None) -> Tensor:
         """Schema: ``prod(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
     @overload
-    def prod(self, dim: Any, keepdim: Any = False, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
-        """Schema: ``prod(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
+    def prod(self, dim: int, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+        """Schema: ``prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
     @overload
-    def max(self, *, out: Tensor | None = None) -> Tensor:
+    def max(self) -> Tensor:
         """Schema: ``max(Tensor self) -> Tensor``"""
     @overload
-    def max(self, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        """Schema: ``max(Tensor self) -> Tensor``"""
+    def max(self, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
     @overload
-    def max(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``max(Tensor self) -> Tensor``"""
+    def max(self, other: Tensor) -> Tensor:
+        """Schema: ``max.other(Tensor self, Tensor other) -> Tensor``"""
     @overload
-    def min(self, *, out: Tensor | None = None) -> Tensor:
+    def min(self) -> Tensor:
         """Schema: ``min(Tensor self) -> Tensor``"""
     @overload
-    def min(self, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        """Schema: ``min(Tensor self) -> Tensor``"""
+    def min(self, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
     @overload
-    def min(self, other: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``min(Tensor self) -> Tensor``"""
-    def amax(self, dim: Any = (), keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def min(self, other: Tensor) -> Tensor:
+        """Schema: ``min.other(Tensor self, Tensor other) -> Tensor``"""
+    def amax(self, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:
         """Schema: ``amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor``"""
-    def amin(self, dim: Any = (), keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def amin(self, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:
         """Schema: ``amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor``"""
-    def argmax(self, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """Schema: ``argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor``"""
-    def argmin(self, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def argmin(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """Schema: ``argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor``"""
     @overload
-    def var(self, unbiased: Any = True, *, out: Tensor | None = None) -> Tensor:
+    def var(self, unbiased: bool = True) -> Tensor:
         """Schema: ``var(Tensor self, bool unbiased=True) -> Tensor``"""
     @overload
-    def var(self, dim: Any, unbiased: Any = True, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``var(Tensor self, bool unbiased=True) -> Tensor``"""
+    def var(self, dim: Sequence[int] | int | None, unbiased: bool = True, keepdim: bool = False) -> Tensor:
+        """Schema: ``var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor``"""
     @overload
-    def var(self, dim: Any = None, *, correction: Any = None, keepdim: Any = False, out: Tensor | None = None) -> Tensor:
-        """Schema: ``var(Tensor self, bool unbiased=True) -> Tensor``"""
+    def var(self, dim: Sequence[int] | int | None = None, *, correction: int | float | bool | None = None, keepdim: bool = False) -> Tensor:
+        """Schema: ``var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor``"""
     @overload
-    def std(self, unbiased: Any = True, *, out: Tensor | None = None) -> Tensor:
+    def std(self, unbiased: bool = True) -> Tensor:
         """Schema: ``std(Tensor self, bool unbiased=True) -> Tensor``"""
     @overload
-    def std(self, dim: Any, unbiased: Any = True, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``std(Tensor self, bool unbiased=True) -> Tensor``"""
+    def std(self, dim: Sequence[int] | int | None, unbiased: bool = True, keepdim: bool = False) -> Tensor:
+        """Schema: ``std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor``"""
     @overload
-    def std(self, dim: Any = None, *, correction: Any = None, keepdim: Any = False, out: Tensor | None = None) -> Tensor:
-        """Schema: ``std(Tensor self, bool unbiased=True) -> Tensor``"""
-    def logsumexp(self, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def std(self, dim: Sequence[int] | int | None = None, *, correction: int | float | bool | None = None, keepdim: bool = False) -> Tensor:
+        """Schema: ``std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor``"""
+    def logsumexp(self, dim: Sequence[int] | int, keepdim: bool = False) -> Tensor:
         """Schema: ``logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor``"""
     @overload
-    def all(self, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def all(self, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor:
         """Schema: ``all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
     @overload
-    def all(self, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+    def all(self) -> Tensor:
+        """Schema: ``all(Tensor self) -> Tensor``"""
     @overload
-    def all(self, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+    def all(self, dim: int, keepdim: bool = False) -> Tensor:
+        """Schema: ``all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor``"""
     @overload
-    def any(self, dim: Any = None, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def any(self, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor:
         """Schema: ``any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
     @overload
-    def any(self, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+    def any(self) -> Tensor:
+        """Schema: ``any(Tensor self) -> Tensor``"""
     @overload
-    def any(self, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor``"""
+    def any(self, dim: int, keepdim: bool = False) -> Tensor:
+        """Schema: ``any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor``"""
     @overload
-    def norm(self, p: Any = 2, *, out: Tensor | None = None) -> Tensor:
+    def norm(self, p: int | float | bool = 2) -> Tensor:
         """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
     @overload
-    def norm(self, p: Any, dim: Any, keepdim: Any = False, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
-    def cumsum(self, dim: Any, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+    def norm(self, p: int | float | bool | None, dim: Sequence[int] | int, keepdim: bool = False) -> Tensor:
+        """Schema: ``norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor``"""
+    def cumsum(self, dim: int, *, dtype: dtype | None = None) -> Tensor:
         """Schema: ``cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
-    def softmax(self, dim: Any, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+    def softmax(self, dim: int, dtype: dtype | None = None) -> Tensor:
         """Schema: ``softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
-    def log_softmax(self, dim: Any, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+    def log_softmax(self, dim: int, dtype: dtype | None = None) -> Tensor:
         """Schema: ``log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
-    def mm(self, mat2: Any, *, out: Tensor | None = None) -> Tensor:
+    def mm(self, mat2: Tensor) -> Tensor:
         """Schema: ``mm(Tensor self, Tensor mat2) -> Tensor``"""
-    def bmm(self, mat2: Any, *, out: Tensor | None = None) -> Tensor:
+    def bmm(self, mat2: Tensor) -> Tensor:
         """Schema: ``bmm(Tensor self, Tensor mat2) -> Tensor``"""
-    def addmm(self, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
+    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
         """Schema: ``addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
-    def dot(self, tensor: Any, *, out: Tensor | None = None) -> Tensor:
+    def dot(self, tensor: Tensor) -> Tensor:
         """Schema: ``dot(Tensor self, Tensor tensor) -> Tensor``"""
-    def mv(self, vec: Any, *, out: Tensor | None = None) -> Tensor:
+    def mv(self, vec: Tensor) -> Tensor:
         """Schema: ``mv(Tensor self, Tensor vec) -> Tensor``"""
-    def matmul(self, other: Any, *, out: Tensor | None = None) -> Tensor:
+    def matmul(self, other: Tensor) -> Tensor:
         """Schema: ``matmul(Tensor self, Tensor other) -> Tensor``"""
-    def outer(self, vec2: Any, *, out: Tensor | None = None) -> Tensor:
+    def outer(self, vec2: Tensor) -> Tensor:
         """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
-    def flip(self, dims: Any, *, out: Tensor | None = None) -> Tensor:
+    def flip(self, dims: Sequence[int] | int) -> Tensor:
         """Schema: ``flip(Tensor self, int[] dims) -> Tensor``"""
-    def roll(self, shifts: Any, dims: Any = (), *, out: Tensor | None = None) -> Tensor:
+    def roll(self, shifts: Sequence[int] | int, dims: Sequence[int] | int = ()) -> Tensor:
         """Schema: ``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``"""
-    def repeat(self, repeats: Any, *, out: Tensor | None = None) -> Tensor:
+    def repeat(self, repeats: Sequence[int] | int) -> Tensor:
         """Schema: ``repeat(Tensor self, SymInt[] repeats) -> Tensor``"""
-    def clone(self, *, memory_format: Any = None, out: Tensor | None = None) -> Tensor:
+    def clone(self, *, memory_format: Any | None = None) -> Tensor:
         """Schema: ``clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor``"""
-    def copy_(self, src: Any, non_blocking: Any = False) -> Tensor:
+    def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
         """Schema: ``copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)``"""
-    def fill_(self, value: Any) -> Tensor:
+    def fill_(self, value: int | float | bool) -> Tensor:
         """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
     def zero_(self) -> Tensor:
         """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
-    def index_select(self, dim: Any, index: Any, *, out: Tensor | None = None) -> Tensor:
+    def index_select(self, dim: int, index: Tensor) -> Tensor:
         """Schema: ``index_select(Tensor self, int dim, Tensor index) -> Tensor``"""
-    def gather(self, dim: Any, index: Any, *, sparse_grad: Any = False, out: Tensor | None = None) -> Tensor:
+    def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
         """Schema: ``gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor``"""
     @overload
-    def scatter_(self, dim: Any, index: Any, src: Any) -> Tensor:
+    def scatter_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Schema: ``scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)``"""
     @overload
-    def scatter_(self, dim: Any, index: Any, value: Any) -> Tensor:
-        """Schema: ``scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)``"""
-    def scatter_add_(self, dim: Any, index: Any, src: Any) -> Tensor:
+    def scatter_(self, dim: int, index: Tensor, value: int | float | bool) -> Tensor:
+        """Schema: ``scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)``"""
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Schema: ``scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)``"""
     @overload
-    def masked_fill_(self, mask: Any, value: Any) -> Tensor:
+    def masked_fill_(self, mask: Tensor, value: Tensor) -> Tensor:
         """Schema: ``masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)``"""
     @overload
-    def masked_fill_(self, mask: Any, value: Any) -> Tensor:
-        """Schema: ``masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)``"""
-    def masked_select(self, mask: Any, *, out: Tensor | None = None) -> Tensor:
+    def masked_fill_(self, mask: Tensor, value: int | float | bool) -> Tensor:
+        """Schema: ``masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)``"""
+    def masked_select(self, mask: Tensor) -> Tensor:
         """Schema: ``masked_select(Tensor self, Tensor mask) -> Tensor``"""
-    def index_put_(self, indices: Any, values: Any, accumulate: Any = False) -> Tensor:
+    def index_put_(self, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
         """Schema: ``index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)``"""
-    def nonzero(self, *, out: Tensor | None = None) -> Tensor:
+    def nonzero(self) -> Tensor:
         """Schema: ``nonzero(Tensor self) -> Tensor``"""
     @overload
-    def scatter(self, dim: Any, index: Any, src: Any, *, out: Tensor | None = None) -> Tensor:
+    def scatter(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Schema: ``scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor``"""
     @overload
-    def scatter(self, dim: Any, index: Any, value: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor``"""
-    def scatter_add(self, dim: Any, index: Any, src: Any, *, out: Tensor | None = None) -> Tensor:
+    def scatter(self, dim: int, index: Tensor, value: int | float | bool) -> Tensor:
+        """Schema: ``scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor``"""
+    def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         """Schema: ``scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor``"""
     @overload
-    def masked_fill(self, mask: Any, value: Any, *, out: Tensor | None = None) -> Tensor:
+    def masked_fill(self, mask: Tensor, value: Tensor) -> Tensor:
         """Schema: ``masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor``"""
     @overload
-    def masked_fill(self, mask: Any, value: Any, *, out: Tensor | None = None) -> Tensor:
-        """Schema: ``masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor``"""
-    def index_put(self, indices: Any, values: Any, accumulate: Any = False, *, out: Tensor | None = None) -> Tensor:
+    def masked_fill(self, mask: Tensor, value: int | float | bool) -> Tensor:
+        """Schema: ``masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor``"""
+    def index_put(self, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
         """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""

@@ -344,16 +344,19 @@ def test_stubs(files):
     fns = files["functions.pyi"]
     assert fns.count("@overload\ndef mul(") == 2
     assert fns.count("@overload\ndef sum(") == 2
-    assert "\ndef exp(input: Any, *, out: Tensor | None = None) -> Tensor:\n" in fns
+    # Only an overload with an out= variant takes out=; parameters carry their Python types.
+    assert "\ndef exp(input: Tensor) -> Tensor:\n" in fns
     assert "@overload\ndef exp(" not in fns
+    assert "def mul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:\n" in fns
+    assert "def mul(input: Tensor, other: int | float | bool) -> Tensor:\n" in fns
     assert (
-        "def sum(input: Any, dim: Any, keepdim: Any = False, *, dtype: Any = None, out: Tensor | None = None) "
-        "-> Tensor:\n"
+        "def sum(input: Tensor, dim: Sequence[int] | int | None, keepdim: bool = False, *, "
+        "dtype: dtype | None = None) -> Tensor:\n"
     ) in fns
     methods = files["methods.pyi"]
     assert "\nclass TensorMethods:\n" in methods
-    assert methods.count("    @overload\n    def mul(self, other: Any") == 2
-    assert "\n    def mul_(self, other: Any) -> Tensor:\n" in methods
+    assert methods.count("    @overload\n    def mul(self, other: ") == 2
+    assert "\n    def mul_(self, other: Tensor) -> Tensor:\n" in methods
     assert "@overload\n    def mul_(" not in methods
 
 
