@@ -564,6 +564,7 @@ _div_overloads = (
     _Overload("div", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "div_Tensor", 'div_out'),
     _Overload("div", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Tensor_mode", None),
     _Overload("div", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "div_Scalar", None),
+    _Overload("div", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Scalar_mode", None),
 )
 
 

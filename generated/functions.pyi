@@ -150,6 +150,9 @@ def div(input: Tensor, other: Tensor, *, rounding_mode: str | None) -> Tensor:
 def div(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
+def div(input: Tensor, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
+    """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
+@overload
 def remainder(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``remainder.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload

@@ -260,6 +260,7 @@ _div_overloads = (
     _Overload("div", (('other', 'Tensor', _R, False), ), "div_Tensor", 'div_out'),
     _Overload("div", (('other', 'Tensor', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Tensor_mode", None),
     _Overload("div", (('other', 'Scalar', _R, False), ), "div_Scalar", None),
+    _Overload("div", (('other', 'Scalar', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Scalar_mode", None),
 )
 
 _div__overloads = (

@@ -164,6 +164,9 @@ class TensorMethods:
     def div(self, other: int | float | bool) -> Tensor:
         """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def div(self, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
+        """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
+    @overload
     def div_(self, other: Tensor) -> Tensor:
         """Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload

@@ -1882,6 +1882,11 @@ def div_Tensor_mode(self, other, rounding_mode):
     return _native_div_mode(self, other, rounding_mode)
 
 
+def div_Scalar_mode(self, other, rounding_mode):
+    """div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor"""
+    return _native_div_mode(self, other, rounding_mode)
+
+
 def view(self, size):
     """view(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     result = _native_view(self, size)

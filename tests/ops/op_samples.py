@@ -225,6 +225,11 @@ EXPLICIT = {
         Sample((_f(3, 4), _f(3, 4, seed=1, positive=True)), {"rounding_mode": "floor"}, grad=False),
         Sample((_f(3, 4), _f(3, 4, seed=1, positive=True)), {"rounding_mode": "trunc"}, grad=False),
     ],
+    "div.Scalar_mode": [
+        Sample((_f(3, 4), 2.5), {"rounding_mode": "floor"}, grad=False),
+        Sample((_f(3, 4), -2), {"rounding_mode": "trunc"}, grad=False),
+        Sample((_f(3, 4), 2), {"rounding_mode": None}, grad=False),
+    ],
     "gelu": [Sample((_f(3, 4),)), Sample((_f(3, 4),), {"approximate": "tanh"})],
     "square": [Sample((_f(3, 4),))],
     "_to_copy": [Sample((_f(3, 4),), {"dtype": "float32"}, grad=False)],
