@@ -6,11 +6,17 @@ promotion. Here the compute dtype is chosen and the kernel for it is built on fi
 """
 
 import importlib
+import warnings
 
 import numpy as np
 
 from . import _dtype as D
 from ._promotion import can_cast, infer_size, result_type_of
+
+# PyTorch computes inf/nan silently; NumPy would warn after every generated ufunc that produced one
+# ("divide by zero encountered in div_Tensor_kernel"). Silencing exactly those warnings costs nothing
+# per call, unlike an errstate context around each one.
+warnings.filterwarnings("ignore", message=r".* encountered in \w+_kernel$", category=RuntimeWarning)
 
 
 class _Plan:
