@@ -90,7 +90,7 @@ def _wrap_result(fn: NativeFunction, expr: str) -> str:
 def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace: bool) -> list[str]:
     types = {a.name: str(a.type) for a in fn.schema.flat_arguments}
     cond = _requires_grad_expr(node.inputs, types)
-    lines = [f"if _GRAD.enabled and {_paren(cond)}:"]
+    lines = ["if recording:" if inplace else f"if _GRAD.enabled and {_paren(cond)}:"]
     body = [f"node = {node.cls}()"]
     edges = ", ".join(f"*{n}" if is_list else n for n, is_list in node.inputs)
     body.append(f"_connect(node, {tuple_expr(edges.split(', '))})")
@@ -169,10 +169,14 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
     lines = [] if explicit else [_device_line(fn, name)]
     if kind == "inplace":
         if node is not None:
+            types = {a.name: str(a.type) for a in fn.schema.flat_arguments}
+            # Decided before the write: self's requires_grad and history change with it.
+            lines.append(f"recording = _GRAD.enabled and {_paren(_requires_grad_expr(node.inputs, types))}")
             lines.append("if _GRAD.enabled:")
             lines.append("    _check_inplace(self)")
             if any(f == "_saved_self_" for f, _, _ in node.saved):
-                lines.append("_original_self = self.clone() if self._rg else self")
+                # A formula reads self's value from before the write, for any input's gradient.
+                lines.append("_original_self = self.clone() if recording else self")
         if impl_fn.pointwise is not None:
             kargs = tuple_expr(a.name + ("._data" if str(a.type) == "Tensor" else "") for a in args)
             lines.append(f"_PW_{api.pyname(impl_fn)}(device, {kargs}, out=self._data)")

@@ -276,11 +276,12 @@ def neg(self):
 def neg_(self):
     """neg_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_neg(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = NegBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -309,12 +310,13 @@ def abs(self):
 def abs_(self):
     """abs_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_abs(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = AbsBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -343,11 +345,12 @@ def sign(self):
 def sign_(self):
     """sign_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_sign(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = SignBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -376,11 +379,12 @@ def exp(self):
 def exp_(self):
     """exp_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_exp(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ExpBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -410,11 +414,12 @@ def expm1(self):
 def expm1_(self):
     """expm1_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_expm1(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = Expm1Backward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -444,12 +449,13 @@ def log(self):
 def log_(self):
     """log_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_log(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = LogBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -479,12 +485,13 @@ def log2(self):
 def log2_(self):
     """log2_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_log2(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = Log2Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -514,12 +521,13 @@ def log10(self):
 def log10_(self):
     """log10_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_log10(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = Log10Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -549,12 +557,13 @@ def log1p(self):
 def log1p_(self):
     """log1p_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_log1p(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = Log1pBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -584,11 +593,12 @@ def sqrt(self):
 def sqrt_(self):
     """sqrt_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_sqrt(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = SqrtBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -618,11 +628,12 @@ def rsqrt(self):
 def rsqrt_(self):
     """rsqrt_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_rsqrt(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = RsqrtBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -652,11 +663,12 @@ def reciprocal(self):
 def reciprocal_(self):
     """reciprocal_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_reciprocal(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ReciprocalBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -686,12 +698,13 @@ def sin(self):
 def sin_(self):
     """sin_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_sin(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = SinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -721,12 +734,13 @@ def cos(self):
 def cos_(self):
     """cos_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_cos(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = CosBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -756,11 +770,12 @@ def tan(self):
 def tan_(self):
     """tan_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_tan(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = TanBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -790,12 +805,13 @@ def atan(self):
 def atan_(self):
     """atan_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_atan(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = AtanBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -825,11 +841,12 @@ def tanh(self):
 def tanh_(self):
     """tanh_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_tanh(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = TanhBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -859,11 +876,12 @@ def sigmoid(self):
 def sigmoid_(self):
     """sigmoid_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_sigmoid(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = SigmoidBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -893,11 +911,12 @@ def relu(self):
 def relu_(self):
     """relu_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_relu(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ReluBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -927,12 +946,13 @@ def silu(self):
 def silu_(self):
     """silu_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_silu(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = SiluBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -962,12 +982,13 @@ def erf(self):
 def erf_(self):
     """erf_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_erf(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ErfBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -996,11 +1017,12 @@ def floor(self):
 def floor_(self):
     """floor_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_floor(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = FloorBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1028,11 +1050,12 @@ def ceil(self):
 def ceil_(self):
     """ceil_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_ceil(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = CeilBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1060,11 +1083,12 @@ def round(self):
 def round_(self):
     """round_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_round(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = RoundBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1092,11 +1116,12 @@ def trunc(self):
 def trunc_(self):
     """trunc_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_trunc(device, (self._data,), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = TruncBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1187,11 +1212,12 @@ def add_Tensor(self, other, alpha=1):
 def add__Tensor(self, other, alpha=1):
     """add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"""
     device = _common_device('add_', self, other)
+    recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_add_Tensor(device, (self._data, other._data, alpha), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or other._rg):
+    if recording:
         node = AddBackward0()
         _connect(node, (self, other))
         node._saved_alpha = alpha
@@ -1220,11 +1246,12 @@ def add_Scalar(self, other, alpha=1):
 def add__Scalar(self, other, alpha=1):
     """add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_add_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = AddBackward1()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1246,11 +1273,12 @@ def sub_Tensor(self, other, alpha=1):
 def sub__Tensor(self, other, alpha=1):
     """sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"""
     device = _common_device('sub_', self, other)
+    recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_sub_Tensor(device, (self._data, other._data, alpha), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or other._rg):
+    if recording:
         node = SubBackward0()
         _connect(node, (self, other))
         node._saved_alpha = alpha
@@ -1279,11 +1307,12 @@ def sub_Scalar(self, other, alpha=1):
 def sub__Scalar(self, other, alpha=1):
     """sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_sub_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = SubBackward1()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1306,12 +1335,13 @@ def mul_Tensor(self, other):
 def mul__Tensor(self, other):
     """mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = _common_device('mul_', self, other)
+    recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_mul_Tensor(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or other._rg):
+    if recording:
         node = MulBackward0()
         _connect(node, (self, other))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1342,11 +1372,12 @@ def mul_Scalar(self, other):
 def mul__Scalar(self, other):
     """mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_mul_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = MulBackward1()
         _connect(node, (self,))
         node._saved_other = other
@@ -1370,12 +1401,13 @@ def div_Tensor(self, other):
 def div__Tensor(self, other):
     """div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = _common_device('div_', self, other)
+    recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_div_Tensor(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or other._rg):
+    if recording:
         node = DivBackward0()
         _connect(node, (self, other))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1406,11 +1438,12 @@ def div_Scalar(self, other):
 def div__Scalar(self, other):
     """div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_div_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = DivBackward1()
         _connect(node, (self,))
         node._saved_other = other
@@ -1434,12 +1467,13 @@ def remainder_Tensor(self, other):
 def remainder__Tensor(self, other):
     """remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = _common_device('remainder_', self, other)
+    recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_remainder_Tensor(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or other._rg):
+    if recording:
         node = RemainderBackward0()
         _connect(node, (self, other))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1462,11 +1496,12 @@ def remainder_Scalar(self, other):
 def remainder__Scalar(self, other):
     """remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_remainder_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = RemainderBackward1()
         _connect(node, (self,))
         _set_history(self, node)
@@ -1532,12 +1567,13 @@ def pow_Tensor_Scalar(self, exponent):
 def pow__Scalar(self, exponent):
     """pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_pow_Tensor_Scalar(device, (self._data, exponent), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = PowBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1616,12 +1652,13 @@ def atan2(self, other):
 def atan2_(self, other):
     """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = _common_device('atan2_', self, other)
+    recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_atan2(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or other._rg):
+    if recording:
         node = Atan2Backward0()
         _connect(node, (self, other))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1646,12 +1683,13 @@ def clamp_min(self, min):
 def clamp_min_(self, min):
     """clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_clamp_min(device, (self._data, min), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ClampMinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1676,12 +1714,13 @@ def clamp_max(self, max):
 def clamp_max_(self, max):
     """clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if self._rg else self
+    _original_self = self.clone() if recording else self
     _PW_clamp_max(device, (self._data, max), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ClampMaxBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
@@ -1705,11 +1744,12 @@ def lerp_Scalar(self, end, weight):
 def lerp__Scalar(self, end, weight):
     """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)"""
     device = _common_device('lerp_', self, end)
+    recording = _GRAD.enabled and (self._rg or end._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _PW_lerp_Scalar(device, (self._data, end._data, weight), out=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or end._rg):
+    if recording:
         node = LerpBackward0()
         _connect(node, (self, end))
         node._saved_weight = weight
@@ -2645,11 +2685,12 @@ def stack(tensors, dim=0):
 
 def copy_(self, src, non_blocking=False):
     """copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"""
+    recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _native_copy_(self, src, non_blocking)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or src._rg):
+    if recording:
         node = CopyBackward0()
         _connect(node, (self, src))
         _set_history(self, node)
@@ -2659,11 +2700,12 @@ def copy_(self, src, non_blocking=False):
 def fill__Scalar(self, value):
     """fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_fill__Scalar, device, 'fill_')(self=self._data, value=value)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = FillBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -2673,11 +2715,12 @@ def fill__Scalar(self, value):
 def zero_(self):
     """zero_(Tensor(a!) self) -> Tensor(a!)"""
     device = self._device
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_zero_, device, 'zero_')(self=self._data)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ZeroBackward0()
         _connect(node, (self,))
         _set_history(self, node)
@@ -2726,11 +2769,12 @@ def gather(self, dim, index, sparse_grad=False):
 def scatter__src(self, dim, index, src):
     """scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)"""
     device = _common_device('scatter_', self, index, src)
+    recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_scatter__src, device, 'scatter_')(self=self._data, dim=dim, index=index._data, src=src._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or src._rg):
+    if recording:
         node = ScatterBackward0()
         _connect(node, (self, src))
         node._saved_dim = dim
@@ -2742,11 +2786,12 @@ def scatter__src(self, dim, index, src):
 def scatter__value(self, dim, index, value):
     """scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)"""
     device = _common_device('scatter_', self, index)
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_scatter__value, device, 'scatter_')(self=self._data, dim=dim, index=index._data, value=value)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = ScatterBackward1()
         _connect(node, (self,))
         node._saved_dim = dim
@@ -2758,11 +2803,12 @@ def scatter__value(self, dim, index, value):
 def scatter_add_(self, dim, index, src):
     """scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)"""
     device = _common_device('scatter_add_', self, index, src)
+    recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_scatter_add_, device, 'scatter_add_')(self=self._data, dim=dim, index=index._data, src=src._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or src._rg):
+    if recording:
         node = ScatterAddBackward0()
         _connect(node, (self, src))
         node._saved_dim = dim
@@ -2774,11 +2820,12 @@ def scatter_add_(self, dim, index, src):
 def masked_fill__Scalar(self, mask, value):
     """masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)"""
     device = _common_device('masked_fill_', self, mask)
+    recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_masked_fill__Scalar, device, 'masked_fill_')(self=self._data, mask=mask._data, value=value)
     self._vc[0] += 1
-    if _GRAD.enabled and self._rg:
+    if recording:
         node = MaskedFillBackward0()
         _connect(node, (self,))
         node._saved_mask_ = _Saved(mask, False)
@@ -2789,11 +2836,12 @@ def masked_fill__Scalar(self, mask, value):
 def masked_fill__Tensor(self, mask, value):
     """masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)"""
     device = _common_device('masked_fill_', self, mask, value)
+    recording = _GRAD.enabled and (self._rg or value._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_masked_fill__Tensor, device, 'masked_fill_')(self=self._data, mask=mask._data, value=value._data)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or value._rg):
+    if recording:
         node = MaskedFillBackward1()
         _connect(node, (self, value))
         node._saved_mask_ = _Saved(mask, False)
@@ -2830,11 +2878,12 @@ def index_Tensor(self, indices):
 def index_put_(self, indices, values, accumulate=False):
     """index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)"""
     device = _common_device('index_put_', self, *indices, values)
+    recording = _GRAD.enabled and (self._rg or values._rg)
     if _GRAD.enabled:
         _check_inplace(self)
     _kernel(_K_index_put_, device, 'index_put_')(self=self._data, indices=[None if t is None else t._data for t in indices], values=values._data, accumulate=accumulate)
     self._vc[0] += 1
-    if _GRAD.enabled and (self._rg or values._rg):
+    if recording:
         node = IndexPutBackward0()
         _connect(node, (self, values))
         node._saved_indices_ = [_Saved(t, False) for t in indices]

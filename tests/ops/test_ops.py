@@ -293,3 +293,29 @@ def test_out_variant_matches_torch(fn, functional, sample):
 def test_out_variant_rejects_a_narrower_dtype():
     with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
         yaten.add(yaten.ones(2), yaten.ones(2), out=yaten.zeros(2, dtype=yaten.int64))
+
+
+@pytest.mark.parametrize(
+    "fn, functional, sample",
+    [
+        p
+        for p in _variant_cases("inplace")
+        if differentiable(p.values[1].name)
+        and p.values[2].label == "contiguous"
+        and sum(isinstance(a, np.ndarray) for a in p.values[2].args) > 1
+    ],
+)
+def test_inplace_gradient_reads_self_from_before_the_write(fn, functional, sample):
+    """self does not require grad, another operand does: its gradient needs self's old value."""
+    name = fn.schema.name.name
+    grads = []
+    for lib in (torch, yaten):
+        args = [_convert(a.astype(np.float64), lib) if isinstance(a, np.ndarray) else a for a in sample.args]
+        for a in args[1:]:
+            if isinstance(a, (torch.Tensor, yaten.Tensor)):
+                a.requires_grad_()
+        kwargs = {k: _convert(v, lib) for k, v in sample.kwargs.items()}
+        getattr(args[0], name)(*args[1:], **kwargs).sum().backward()
+        grads.append([a.grad for a in args[1:] if isinstance(a, (torch.Tensor, yaten.Tensor))])
+    for t, y in zip(*grads):
+        _assert_same(y, t, "gradient of the other operand")
