@@ -22,16 +22,18 @@ def _tensor_args(fn: NativeFunction):
     return [a for a in inputs(fn) if a.type.base_type.name == "Tensor"]
 
 
-def _device_line(fn: NativeFunction, op: str) -> str:
+def _device_lines(fn: NativeFunction, op: str) -> list[str]:
+    """Statements that set ``device``, raising PyTorch's error when tensor arguments disagree."""
     ts = _tensor_args(fn)
     plain = [a.name for a in ts if str(a.type) == "Tensor"]
     if len(ts) == 1 and plain:
-        return f"device = {plain[0]}._device"
-    parts = []
-    for a in ts:
-        t = str(a.type)
-        parts.append(f"*{a.name}" if t.endswith("[]") else a.name)
-    return f"device = _common_device({op!r}, {', '.join(parts)})"
+        return [f"device = {plain[0]}._device"]
+    parts = [f"*{a.name}" if str(a.type).endswith("[]") else a.name for a in ts]
+    check = f"device = _common_device({op!r}, {', '.join(parts)})"
+    if len(plain) == len(ts):  # only plain tensors: compare devices inline, check only on a mismatch
+        differs = " or ".join(f"{n}._device is not device" for n in plain[1:])
+        return [f"device = {plain[0]}._device", f"if {differs}:", f"    {check}"]
+    return [check]
 
 
 def _requires_grad_expr(inputs, types) -> str:
@@ -166,7 +168,7 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
         return [f"return _native_{composite}({call})"]
     explicit = impl_fn.kernel("CompositeExplicitAutograd")
     # A device-generic composite handles devices itself (copy_ even moves data between them).
-    lines = [] if explicit else [_device_line(fn, name)]
+    lines = [] if explicit else _device_lines(fn, name)
     if kind == "inplace":
         if node is not None:
             types = {a.name: str(a.type) for a in fn.schema.flat_arguments}

@@ -1199,7 +1199,9 @@ def square(self):
 
 def add_Tensor(self, other, alpha=1):
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
-    device = _common_device('add', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('add', self, other)
     result = _wrap(_PW_add_Tensor(device, (self._data, other._data, alpha)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = AddBackward0()
@@ -1211,7 +1213,9 @@ def add_Tensor(self, other, alpha=1):
 
 def add__Tensor(self, other, alpha=1):
     """add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"""
-    device = _common_device('add_', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('add_', self, other)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1260,7 +1264,9 @@ def add__Scalar(self, other, alpha=1):
 
 def sub_Tensor(self, other, alpha=1):
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
-    device = _common_device('sub', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('sub', self, other)
     result = _wrap(_PW_sub_Tensor(device, (self._data, other._data, alpha)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = SubBackward0()
@@ -1272,7 +1278,9 @@ def sub_Tensor(self, other, alpha=1):
 
 def sub__Tensor(self, other, alpha=1):
     """sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"""
-    device = _common_device('sub_', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('sub_', self, other)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1321,7 +1329,9 @@ def sub__Scalar(self, other, alpha=1):
 
 def mul_Tensor(self, other):
     """mul.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('mul', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('mul', self, other)
     result = _wrap(_PW_mul_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = MulBackward0()
@@ -1334,7 +1344,9 @@ def mul_Tensor(self, other):
 
 def mul__Tensor(self, other):
     """mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
-    device = _common_device('mul_', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('mul_', self, other)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1387,7 +1399,9 @@ def mul__Scalar(self, other):
 
 def div_Tensor(self, other):
     """div.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('div', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('div', self, other)
     result = _wrap(_PW_div_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = DivBackward0()
@@ -1400,7 +1414,9 @@ def div_Tensor(self, other):
 
 def div__Tensor(self, other):
     """div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
-    device = _common_device('div_', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('div_', self, other)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1453,7 +1469,9 @@ def div__Scalar(self, other):
 
 def remainder_Tensor(self, other):
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('remainder', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('remainder', self, other)
     result = _wrap(_PW_remainder_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = RemainderBackward0()
@@ -1466,7 +1484,9 @@ def remainder_Tensor(self, other):
 
 def remainder__Tensor(self, other):
     """remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
-    device = _common_device('remainder_', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('remainder_', self, other)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1510,14 +1530,18 @@ def remainder__Scalar(self, other):
 
 def floor_divide(self, other):
     """floor_divide(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('floor_divide', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('floor_divide', self, other)
     result = _wrap(_PW_floor_divide(device, (self._data, other._data)), device)
     return result
 
 
 def floor_divide__Tensor(self, other):
     """floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
-    device = _common_device('floor_divide_', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('floor_divide_', self, other)
     _PW_floor_divide(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
     return self
@@ -1532,7 +1556,9 @@ def floor_divide_Scalar(self, other):
 
 def pow_Tensor_Tensor(self, exponent):
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
-    device = _common_device('pow', self, exponent)
+    device = self._device
+    if exponent._device is not device:
+        device = _common_device('pow', self, exponent)
     result = _wrap(_PW_pow_Tensor_Tensor(device, (self._data, exponent._data)), device)
     if _GRAD.enabled and (self._rg or exponent._rg):
         node = PowBackward0()
@@ -1598,7 +1624,9 @@ def pow_Scalar(self, exponent):
 
 def maximum(self, other):
     """maximum(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('maximum', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('maximum', self, other)
     result = _wrap(_PW_maximum(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = MaximumBackward0()
@@ -1618,7 +1646,9 @@ def maximum_out(self, other, *, out):
 
 def minimum(self, other):
     """minimum(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('minimum', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('minimum', self, other)
     result = _wrap(_PW_minimum(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = MinimumBackward0()
@@ -1638,7 +1668,9 @@ def minimum_out(self, other, *, out):
 
 def atan2(self, other):
     """atan2(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('atan2', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('atan2', self, other)
     result = _wrap(_PW_atan2(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = Atan2Backward0()
@@ -1651,7 +1683,9 @@ def atan2(self, other):
 
 def atan2_(self, other):
     """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
-    device = _common_device('atan2_', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('atan2_', self, other)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1731,7 +1765,9 @@ def clamp_max_(self, max):
 
 def lerp_Scalar(self, end, weight):
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor"""
-    device = _common_device('lerp', self, end)
+    device = self._device
+    if end._device is not device:
+        device = _common_device('lerp', self, end)
     result = _wrap(_PW_lerp_Scalar(device, (self._data, end._data, weight)), device)
     if _GRAD.enabled and (self._rg or end._rg):
         node = LerpBackward0()
@@ -1743,7 +1779,9 @@ def lerp_Scalar(self, end, weight):
 
 def lerp__Scalar(self, end, weight):
     """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)"""
-    device = _common_device('lerp_', self, end)
+    device = self._device
+    if end._device is not device:
+        device = _common_device('lerp_', self, end)
     recording = _GRAD.enabled and (self._rg or end._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1759,7 +1797,9 @@ def lerp__Scalar(self, end, weight):
 
 def lerp_Tensor(self, end, weight):
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor"""
-    device = _common_device('lerp', self, end, weight)
+    device = self._device
+    if end._device is not device or weight._device is not device:
+        device = _common_device('lerp', self, end, weight)
     result = _wrap(_PW_lerp_Tensor(device, (self._data, end._data, weight._data)), device)
     if _GRAD.enabled and (self._rg or end._rg or weight._rg):
         node = LerpBackward1()
@@ -1773,7 +1813,9 @@ def lerp_Tensor(self, end, weight):
 
 def eq_Tensor(self, other):
     """eq.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('eq', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('eq', self, other)
     result = _wrap(_PW_eq_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -1787,7 +1829,9 @@ def eq_Scalar(self, other):
 
 def ne_Tensor(self, other):
     """ne.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('ne', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('ne', self, other)
     result = _wrap(_PW_ne_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -1801,7 +1845,9 @@ def ne_Scalar(self, other):
 
 def lt_Tensor(self, other):
     """lt.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('lt', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('lt', self, other)
     result = _wrap(_PW_lt_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -1815,7 +1861,9 @@ def lt_Scalar(self, other):
 
 def le_Tensor(self, other):
     """le.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('le', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('le', self, other)
     result = _wrap(_PW_le_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -1829,7 +1877,9 @@ def le_Scalar(self, other):
 
 def gt_Tensor(self, other):
     """gt.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('gt', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('gt', self, other)
     result = _wrap(_PW_gt_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -1843,7 +1893,9 @@ def gt_Scalar(self, other):
 
 def ge_Tensor(self, other):
     """ge.Tensor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('ge', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('ge', self, other)
     result = _wrap(_PW_ge_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -1857,28 +1909,36 @@ def ge_Scalar(self, other):
 
 def logical_and(self, other):
     """logical_and(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('logical_and', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logical_and', self, other)
     result = _wrap(_PW_logical_and(device, (self._data, other._data)), device)
     return result
 
 
 def logical_or(self, other):
     """logical_or(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('logical_or', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logical_or', self, other)
     result = _wrap(_PW_logical_or(device, (self._data, other._data)), device)
     return result
 
 
 def logical_xor(self, other):
     """logical_xor(Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('logical_xor', self, other)
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logical_xor', self, other)
     result = _wrap(_PW_logical_xor(device, (self._data, other._data)), device)
     return result
 
 
 def where_self(condition, self, other):
     """where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"""
-    device = _common_device('where', condition, self, other)
+    device = condition._device
+    if self._device is not device or other._device is not device:
+        device = _common_device('where', condition, self, other)
     result = _wrap(_PW_where_self(device, (condition._data, self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = WhereBackward0()
@@ -1890,7 +1950,9 @@ def where_self(condition, self, other):
 
 def where_ScalarOther(condition, self, other):
     """where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor"""
-    device = _common_device('where', condition, self)
+    device = condition._device
+    if self._device is not device:
+        device = _common_device('where', condition, self)
     result = _wrap(_PW_where_ScalarOther(device, (condition._data, self._data, other)), device)
     if _GRAD.enabled and self._rg:
         node = WhereBackward1()
@@ -1902,7 +1964,9 @@ def where_ScalarOther(condition, self, other):
 
 def where_ScalarSelf(condition, self, other):
     """where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor"""
-    device = _common_device('where', condition, other)
+    device = condition._device
+    if other._device is not device:
+        device = _common_device('where', condition, other)
     result = _wrap(_PW_where_ScalarSelf(device, (condition._data, self, other._data)), device)
     if _GRAD.enabled and other._rg:
         node = WhereBackward2()
@@ -2535,7 +2599,9 @@ def log_softmax_int(self, dim, dtype=None):
 
 def mm(self, mat2):
     """mm(Tensor self, Tensor mat2) -> Tensor"""
-    device = _common_device('mm', self, mat2)
+    device = self._device
+    if mat2._device is not device:
+        device = _common_device('mm', self, mat2)
     result = _wrap(_kernel(_K_mm, device, 'mm')(self=self._data, mat2=mat2._data), device)
     if _GRAD.enabled and (self._rg or mat2._rg):
         node = MmBackward0()
@@ -2548,7 +2614,9 @@ def mm(self, mat2):
 
 def bmm(self, mat2):
     """bmm(Tensor self, Tensor mat2) -> Tensor"""
-    device = _common_device('bmm', self, mat2)
+    device = self._device
+    if mat2._device is not device:
+        device = _common_device('bmm', self, mat2)
     result = _wrap(_kernel(_K_bmm, device, 'bmm')(self=self._data, mat2=mat2._data), device)
     if _GRAD.enabled and (self._rg or mat2._rg):
         node = BmmBackward0()
@@ -2561,7 +2629,9 @@ def bmm(self, mat2):
 
 def addmm(self, mat1, mat2, beta=1, alpha=1):
     """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
-    device = _common_device('addmm', self, mat1, mat2)
+    device = self._device
+    if mat1._device is not device or mat2._device is not device:
+        device = _common_device('addmm', self, mat1, mat2)
     result = _wrap(_kernel(_K_addmm, device, 'addmm')(self=self._data, mat1=mat1._data, mat2=mat2._data, beta=beta, alpha=alpha), device)
     if _GRAD.enabled and (self._rg or mat1._rg or mat2._rg):
         node = AddmmBackward0()
@@ -2576,7 +2646,9 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
 
 def dot(self, tensor):
     """dot(Tensor self, Tensor tensor) -> Tensor"""
-    device = _common_device('dot', self, tensor)
+    device = self._device
+    if tensor._device is not device:
+        device = _common_device('dot', self, tensor)
     result = _wrap(_kernel(_K_dot, device, 'dot')(self=self._data, tensor=tensor._data), device)
     if _GRAD.enabled and (self._rg or tensor._rg):
         node = DotBackward0()
@@ -2589,7 +2661,9 @@ def dot(self, tensor):
 
 def mv(self, vec):
     """mv(Tensor self, Tensor vec) -> Tensor"""
-    device = _common_device('mv', self, vec)
+    device = self._device
+    if vec._device is not device:
+        device = _common_device('mv', self, vec)
     result = _wrap(_kernel(_K_mv, device, 'mv')(self=self._data, vec=vec._data), device)
     if _GRAD.enabled and (self._rg or vec._rg):
         node = MvBackward0()
@@ -2740,7 +2814,9 @@ def _to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_bl
 
 def index_select(self, dim, index):
     """index_select(Tensor self, int dim, Tensor index) -> Tensor"""
-    device = _common_device('index_select', self, index)
+    device = self._device
+    if index._device is not device:
+        device = _common_device('index_select', self, index)
     result = _wrap(_kernel(_K_index_select, device, 'index_select')(self=self._data, dim=dim, index=index._data), device)
     if _GRAD.enabled and self._rg:
         node = IndexSelectBackward0()
@@ -2754,7 +2830,9 @@ def index_select(self, dim, index):
 
 def gather(self, dim, index, sparse_grad=False):
     """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor"""
-    device = _common_device('gather', self, index)
+    device = self._device
+    if index._device is not device:
+        device = _common_device('gather', self, index)
     result = _wrap(_kernel(_K_gather, device, 'gather')(self=self._data, dim=dim, index=index._data, sparse_grad=sparse_grad), device)
     if _GRAD.enabled and self._rg:
         node = GatherBackward0()
@@ -2768,7 +2846,9 @@ def gather(self, dim, index, sparse_grad=False):
 
 def scatter__src(self, dim, index, src):
     """scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)"""
-    device = _common_device('scatter_', self, index, src)
+    device = self._device
+    if index._device is not device or src._device is not device:
+        device = _common_device('scatter_', self, index, src)
     recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -2785,7 +2865,9 @@ def scatter__src(self, dim, index, src):
 
 def scatter__value(self, dim, index, value):
     """scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)"""
-    device = _common_device('scatter_', self, index)
+    device = self._device
+    if index._device is not device:
+        device = _common_device('scatter_', self, index)
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
@@ -2802,7 +2884,9 @@ def scatter__value(self, dim, index, value):
 
 def scatter_add_(self, dim, index, src):
     """scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)"""
-    device = _common_device('scatter_add_', self, index, src)
+    device = self._device
+    if index._device is not device or src._device is not device:
+        device = _common_device('scatter_add_', self, index, src)
     recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -2819,7 +2903,9 @@ def scatter_add_(self, dim, index, src):
 
 def masked_fill__Scalar(self, mask, value):
     """masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)"""
-    device = _common_device('masked_fill_', self, mask)
+    device = self._device
+    if mask._device is not device:
+        device = _common_device('masked_fill_', self, mask)
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
@@ -2835,7 +2921,9 @@ def masked_fill__Scalar(self, mask, value):
 
 def masked_fill__Tensor(self, mask, value):
     """masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)"""
-    device = _common_device('masked_fill_', self, mask, value)
+    device = self._device
+    if mask._device is not device or value._device is not device:
+        device = _common_device('masked_fill_', self, mask, value)
     recording = _GRAD.enabled and (self._rg or value._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -2851,7 +2939,9 @@ def masked_fill__Tensor(self, mask, value):
 
 def masked_select(self, mask):
     """masked_select(Tensor self, Tensor mask) -> Tensor"""
-    device = _common_device('masked_select', self, mask)
+    device = self._device
+    if mask._device is not device:
+        device = _common_device('masked_select', self, mask)
     result = _wrap(_kernel(_K_masked_select, device, 'masked_select')(self=self._data, mask=mask._data), device)
     if _GRAD.enabled and self._rg:
         node = MaskedSelectBackward0()
