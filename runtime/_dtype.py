@@ -59,6 +59,11 @@ TYPEID_NAME = {
     bool: "bool", uint8: "unsigned char", int8: "signed char", int16: "short int", int32: "int",
     int64: "long int", float16: "c10::Half", float32: "float", float64: "double",
 }  # fmt: skip
+# The names c10's "value cannot be converted to type ... without overflow" errors print.
+C10_NAME = {
+    bool: "bool", uint8: "uint8_t", int8: "int8_t", int16: "int16_t", int32: "int", int64: "int64_t",
+    float16: "c10::Half", float32: "float", float64: "double",
+}  # fmt: skip
 
 
 def from_np(np_dtype) -> dtype:

@@ -29,7 +29,8 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
-from ._factories import SCALAR_TYPE_NAME, empty, full, type_name, zeros
+from ._dtype import LEGACY_NAME
+from ._factories import empty, full, type_name, zeros
 from ._factories import tensor as _tensor_from_data
 from ._generated import ops
 from ._tensor import Tensor
@@ -267,7 +268,7 @@ def getitem(self: Tensor, index) -> Tensor:
 
 def _legacy_type_name(t: Tensor) -> str:
     prefix = "torch.cuda." if t.device.type == "cuda" else "torch."
-    return f"{prefix}{SCALAR_TYPE_NAME[t.dtype]}Tensor"
+    return f"{prefix}{LEGACY_NAME[t.dtype]}Tensor"
 
 
 def _check_value(self: Tensor, value) -> None:

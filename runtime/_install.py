@@ -2,12 +2,12 @@
 
 
 def install(namespace: dict) -> None:
-    from . import _factories, _random
+    from . import _factories, _random, _ranges
     from ._generated import functions
 
     for name in functions.__all__:
         namespace[name] = getattr(functions, name)
-    for mod in (_factories, _random):
+    for mod in (_factories, _ranges, _random):
         for name in mod.__all__:
             namespace[name] = getattr(mod, name)
     from . import (  # noqa: F401 - attach operators, expose subpackages

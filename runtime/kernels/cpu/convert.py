@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from ..._dtype import C10_NAME
+
 # The NumPy dtypes the CPU kernels compare against (shared by index.py and shape.py).
 BOOL = np.dtype(np.bool_)
 U8 = np.dtype(np.uint8)
@@ -16,17 +18,7 @@ F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 
 # c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
-C_NAME = {
-    "bool": "bool",
-    "uint8": "uint8_t",
-    "int8": "int8_t",
-    "int16": "int16_t",
-    "int32": "int",
-    "int64": "int64_t",
-    "float16": "c10::Half",
-    "float32": "float",
-    "float64": "double",
-}
+C_NAME = {d.name: name for d, name in C10_NAME.items()}
 
 OVERLAP_MSG = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
