@@ -14,7 +14,23 @@ def wrap_dim(dim: int, ndim: int) -> int:
 def wrap_dims(dims, ndim: int) -> tuple:
     """Each of ``dims`` wrapped; a repeated dim is an error."""
     out = tuple(wrap_dim(d, ndim) for d in dims)
-    if len(set(out)) != len(out):
-        dup = next(d for d in out if out.count(d) > 1)
-        raise RuntimeError(f"dim {dup} appears multiple times in the list of dims")
+    seen = set()
+    for d in out:  # the first repeat is reported, as PyTorch's dim_list_to_bitset does
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
     return out
+
+
+def reduction_dims(dim, ndim: int) -> tuple:
+    """The sorted dims a multi-dim reduction runs over; ``None`` and ``()`` mean every dim.
+
+    A 0-d tensor has no dim to name: dims 0 and -1 reduce over its single element.
+    """
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (int(dim),) if hasattr(dim, "__index__") else tuple(int(d) for d in dim)
+    if not dims:
+        return tuple(range(ndim))
+    wrapped = wrap_dims(dims, ndim)
+    return tuple(sorted(wrapped)) if ndim else ()

@@ -17,8 +17,9 @@ from numpy.lib.stride_tricks import as_strided
 from . import _device as _dev
 from . import _dtype as D
 from ._backend import backend
+from ._layout import contiguous_strides, preserve_format_strides
 from ._promotion import promote_types
-from ._tensor import Size, Tensor, contiguous_strides, view_of, wrap
+from ._tensor import Size, Tensor, view_of, wrap
 
 __all__ = [
     "as_tensor", "empty", "empty_like", "empty_strided", "eye", "from_numpy", "full", "full_like", "ones",
@@ -200,55 +201,6 @@ def checked_scalar(value, dtype: D.dtype, names=None):
 
 
 # --- layouts --------------------------------------------------------------------------------------
-def _non_overlapping_and_dense(shape, strides) -> bool:
-    if len(shape) == 1:
-        return shape[0] < 2 or strides[0] == 1
-    perm = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, strides[d]))
-    need = 1
-    for d in perm:
-        if shape[d] < 2:
-            return True
-        if strides[d] != need:
-            return False
-        need *= shape[d]
-    return True
-
-
-def like_strides(shape, strides) -> tuple:
-    """The strides of a new tensor laid out like one of ``shape``/``strides`` (PyTorch's preserve_format).
-
-    A dense, non-overlapping layout is kept as it is; otherwise the dims are ordered by stride (zero
-    strides keep their place) and packed densely in that order, as ``infer_dense_strides`` does.
-    """
-    if _non_overlapping_and_dense(shape, strides):
-        return tuple(strides)
-
-    def order(a, b):
-        sa, sb = strides[a], strides[b]
-        if sa == 0 or sb == 0:
-            return 0
-        if sa != sb:
-            return -1 if sa < sb else 1
-        return 1 if shape[a] > shape[b] else 0
-
-    perm = list(reversed(range(len(shape))))
-    for i in range(1, len(perm)):
-        j = i
-        for k in range(i - 1, -1, -1):
-            c = order(perm[k], perm[j])
-            if c > 0:
-                perm[k], perm[j] = perm[j], perm[k]
-                j = k
-            elif c < 0:
-                break
-    out, acc = [0] * len(shape), 1
-    for d in perm:
-        out[d] = acc
-        if shape[d] > 1:
-            acc *= shape[d]
-    return tuple(out)
-
-
 def empty_host(shape, strides, np_dtype) -> np.ndarray:
     """An uninitialised host array with element ``strides`` (a view over a buffer it spans exactly)."""
     shape, strides = tuple(shape), tuple(strides)
@@ -272,7 +224,7 @@ def wants_contiguous(memory_format) -> bool:
 
 
 def _copy_like(src: np.ndarray, strides, dtype: D.dtype) -> np.ndarray:
-    out = empty_host(src.shape, like_strides(src.shape, strides), dtype.np)
+    out = empty_host(src.shape, preserve_format_strides(src.shape, strides), dtype.np)
     if dtype is D.float16 and src.dtype == np.float64:
         src = src.astype(np.float32)  # torch converts double to half through float
     with np.errstate(invalid="ignore", over="ignore"):
@@ -650,7 +602,9 @@ def like(fn: str, input, dtype, device, requires_grad, memory_format):
     check_requires_grad(dt, requires_grad)
     shape = tuple(input.shape)
     strides = (
-        contiguous_strides(shape) if wants_contiguous(memory_format) else like_strides(shape, input.stride())
+        contiguous_strides(shape)
+        if wants_contiguous(memory_format)
+        else preserve_format_strides(shape, input.stride())
     )
     return dt, dev, empty_host(shape, strides, dt.np)
 

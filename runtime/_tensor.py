@@ -14,6 +14,7 @@ from . import _dtype as D
 from ._backend import backend
 from ._dims import wrap_dim
 from ._generated.methods import TensorMethods
+from ._layout import contiguous_strides
 from ._storage import UntypedStorage
 
 
@@ -605,15 +606,6 @@ def check_in_bounds(storage: UntypedStorage, itemsize: int, shape, strides, offs
             f"setStorage: sizes {list(shape)}, strides {list(strides)}, storage offset {offset}, and itemsize "
             f"{itemsize} requiring a storage size of {need} are out of bounds for storage of size {storage.nbytes()}"
         )
-
-
-def contiguous_strides(shape) -> tuple:
-    """PyTorch's strides for a fresh tensor: contiguous, with size-0 dims counted as 1."""
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= max(n, 1)
-    return tuple(reversed(strides))
 
 
 def legacy_type_name(t: Tensor) -> str:

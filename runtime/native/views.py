@@ -7,7 +7,8 @@ storage and version counter on every device.
 import math
 
 from .._dims import wrap_dim, wrap_dims
-from .._tensor import check_in_bounds, contiguous_strides, legacy_type_name, strided_view
+from .._layout import contiguous_strides
+from .._tensor import check_in_bounds, legacy_type_name, strided_view
 
 
 def _infer_size(shape, numel):

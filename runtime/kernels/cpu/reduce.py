@@ -17,6 +17,7 @@ import numba
 import numpy as np
 from numba import prange
 
+from ..._dims import reduction_dims as _reduce_axes
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import LEGACY_NAME
 
@@ -50,21 +51,6 @@ def _dim_list(dim):
     if isinstance(dim, (int, np.integer)):
         return (int(dim),)
     return tuple(int(d) for d in dim)
-
-
-def _reduce_axes(dim, ndim: int) -> tuple:
-    """The NumPy axes a multi-dim reduction runs over; ``None`` and ``()`` mean every dim."""
-    dims = _dim_list(dim)
-    if not dims:
-        return tuple(range(ndim))
-    wrapped = tuple(_wrap_dim(d, ndim) for d in dims)
-    seen = set()
-    for d in wrapped:
-        if d in seen:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-        seen.add(d)
-    # A 0-d array has no axis to name: dims 0 and -1 reduce over its single element.
-    return tuple(sorted(seen)) if ndim else ()
 
 
 def _count(shape, axes) -> int:

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import BY_NP
+from ..._layout import infer_dense_strides, preserve_format_strides
 from ..._promotion import promote_types
 from .convert import OVERLAP_MSG as _OVERLAP_MSG
 from .convert import c_contiguous as _c
@@ -34,55 +35,12 @@ def _empty_like_preserve(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
     # NumPy views may have negative strides, torch's never do: order by stride magnitude.
     strides = [abs(st) // a.itemsize for st in a.strides]
     if a.size == 0 and 0 in strides:  # NumPy zeroes an empty array's strides; torch would not
-        strides = _infer_dense_strides(shape, [1] * len(shape))
-    elif not _is_non_overlapping_and_dense(shape, strides):
-        strides = _infer_dense_strides(shape, strides)
+        strides = infer_dense_strides(shape, [1] * len(shape))
+    elif 0 not in shape:  # torch treats every empty tensor as dense
+        strides = preserve_format_strides(shape, strides)
     n = 1 + sum((s - 1) * st for s, st in zip(shape, strides)) if all(shape) else 0
     buf = np.empty(n, dtype)
     return np.ndarray(shape, dtype, buf, 0, tuple(st * buf.itemsize for st in strides))
-
-
-def _is_non_overlapping_and_dense(shape, strides) -> bool:
-    if 0 in shape:  # torch calls every empty tensor contiguous
-        return True
-    perm = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d])
-    expected = 1
-    for d in perm:
-        if strides[d] != expected:
-            return False
-        expected *= shape[d]
-    return True
-
-
-def _infer_dense_strides(shape, strides) -> list:
-    """Dense strides keeping the order of ``strides`` (c10's infer_dense_strides, same stable sort)."""
-    ndim = len(shape)
-    perm = list(range(ndim - 1, -1, -1))
-
-    def should_swap(d0, d1):
-        s0, s1 = strides[d0], strides[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return -1 if s0 < s1 else 1
-        return 1 if shape[d0] > shape[d1] else 0
-
-    for i in range(1, ndim):
-        dim1 = i
-        for j in range(1, i + 1):
-            dim0 = i - j
-            cmp = should_swap(perm[dim0], perm[dim1])
-            if cmp > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif cmp < 0:
-                break
-    out = [0] * ndim
-    cur = 1
-    for d in perm:
-        out[d] = cur
-        cur *= max(shape[d], 1)
-    return out
 
 
 # --- kernels -----------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numba import cuda, from_dtype
 
-from ..._dims import wrap_dim as _wrap_dim
+from ..._dims import reduction_dims as _reduce_axes
 from . import memory
 from .copy import contiguous_cast, gather
 
@@ -70,23 +70,6 @@ def _sum_out_dtype(a, dtype):
     if dtype is not None:
         return dtype
     return _I64 if a.dtype.kind in "biu" else a.dtype
-
-
-def _reduce_axes(dim, ndim: int) -> tuple:
-    """The dims a reduction runs over, sorted; ``None`` and ``()`` mean every dim."""
-    if dim is None:
-        return tuple(range(ndim))
-    dims = (int(dim),) if isinstance(dim, (int, np.integer)) else tuple(int(d) for d in dim)
-    if not dims:
-        return tuple(range(ndim))
-    wrapped = tuple(_wrap_dim(d, ndim) for d in dims)
-    seen = set()
-    for d in wrapped:
-        if d in seen:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-        seen.add(d)
-    # A 0-d array has no dim to name: dims 0 and -1 reduce over its single element.
-    return tuple(sorted(seen)) if ndim else ()
 
 
 def _dtypes(in_dt, out):
