@@ -98,9 +98,6 @@ def checker(type_str: str):
 
     Built once per parameter when an Overload is made, so a call does no string matching.
     """
-    if type_str.endswith("?") and not type_str.endswith("]?"):
-        inner = checker(type_str[:-1])
-        return lambda v: None if v is None else inner(v)
     if type_str.endswith("?"):
         inner = checker(type_str[:-1])
         return lambda v: None if v is None else inner(v)

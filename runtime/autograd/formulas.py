@@ -67,10 +67,6 @@ def pow_backward_exponent(grad, self, exponent, result):
     return grad * yaten.where(cond, yaten.zeros_like(result), result * base.log())
 
 
-def grad_where(grad, cond):
-    return yaten.where(cond, grad, yaten.zeros_like(grad))
-
-
 def value_selecting_reduction_backward(grad, dim, indices, shape, keepdim):
     if not keepdim and len(shape) > 0:
         grad = grad.unsqueeze(dim)
@@ -161,14 +157,6 @@ def cumsum_backward(grad, dim):
     return grad.flip(dim).cumsum(dim).flip(dim)
 
 
-def unsqueeze_to(grad, shape):
-    return grad.reshape(shape)
-
-
-def squeeze_backward(grad, shape):
-    return grad.reshape(shape)
-
-
 def permute_backward(grad, dims):
     inverse = [0] * len(dims)
     for i, d in enumerate(dims):
@@ -219,10 +207,6 @@ def cat_backward(grad, tensors, dim):
     return out
 
 
-def stack_backward(grad, n, dim):
-    return list(grad.unbind(dim))
-
-
 def repeat_backward(grad, repeats, shape):
     lead = len(repeats) - len(shape)
     shape = (1,) * lead + tuple(shape)
@@ -258,25 +242,12 @@ def masked_select_backward(grad, self, mask):
     return sum_to(out.index_put([mask.expand(shape)], grad, True), self.shape)
 
 
-def matmul_backward_self(grad, self, other):
-    return grad.mm(other.t())
-
-
 def mm_mat1_backward(grad, mat2):
     return grad.mm(mat2.t())
 
 
 def mm_mat2_backward(grad, mat1):
     return mat1.t().mm(grad)
-
-
-def clamp_backward(grad, self, min, max):
-    mask = yaten.ones_like(self, dtype=yaten.bool)
-    if min is not None:
-        mask = mask & (self >= min)
-    if max is not None:
-        mask = mask & (self <= max)
-    return grad * mask
 
 
 def gelu_backward(grad, self, approximate):
@@ -289,10 +260,6 @@ def gelu_backward(grad, self, approximate):
     cdf = 0.5 * (1 + (self * 0.7071067811865476).erf())
     pdf = (-0.5 * self * self).exp() * 0.3989422804014327
     return grad * (cdf + self * pdf)
-
-
-def to_dtype_backward(grad, dtype):
-    return grad.to(dtype)
 
 
 def zeros_like(t):

@@ -216,16 +216,6 @@ def slice(self, dim=0, start=None, end=None, step=1):
     return strided_view(self, shape, strides, offset)
 
 
-def narrow(self, dim, start, length):
-    d = wrap_dim(dim, self.ndim)
-    size = self.shape[d]
-    if start < 0:
-        start += size
-    if not 0 <= start <= size or length < 0 or start + length > size:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return slice(self, d, start, start + length, 1)
-
-
 def split(self, split_size, dim=0):
     d = wrap_dim(dim, self.ndim)
     size = self.shape[d]
@@ -262,7 +252,3 @@ def detach(self):
     out = strided_view(self, self.shape, self.stride(), self._offset)
     out._base = None
     return out
-
-
-def alias(self):
-    return strided_view(self, self.shape, self.stride(), self._offset)

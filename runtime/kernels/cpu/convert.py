@@ -26,22 +26,6 @@ OVERLAP_MSG = (
 )
 
 
-def infer_size(a: tuple, b: tuple) -> tuple:
-    """Broadcast shape of ``a`` and ``b`` with torch's message naming them tensor a and tensor b."""
-    ndim = max(len(a), len(b))
-    out = []
-    for i in range(ndim):
-        sa = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
-        sb = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
-        if sa != sb and sa != 1 and sb != 1:
-            raise RuntimeError(
-                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) "
-                f"at non-singleton dimension {i}"
-            )
-        out.append(sa if sb == 1 else sb)
-    return tuple(out)
-
-
 def c_contiguous(a: np.ndarray) -> np.ndarray:
     """``a`` as a C-contiguous array (np.ascontiguousarray turns 0-d into 1-d)."""
     return a if a.flags.c_contiguous else a.copy(order="C")

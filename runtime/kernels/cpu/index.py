@@ -19,13 +19,13 @@ import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import LEGACY_NAME, TYPEID_NAME
+from ..._promotion import infer_size as _infer_size
 from .convert import BOOL as _BOOL
 from .convert import F16 as _F16
 from .convert import F32 as _F32
 from .convert import OVERLAP_MSG as _OVERLAP_MSG
 from .convert import U8 as _U8
 from .convert import c_contiguous as _c
-from .convert import infer_size as _infer_size
 from .convert import scalar_to as _scalar_to
 
 _I32 = np.dtype(np.int32)

@@ -13,11 +13,11 @@ import numpy as np
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import BY_NP
 from ..._layout import infer_dense_strides, preserve_format_strides
+from ..._promotion import infer_size as _infer_size
 from ..._promotion import promote_types
 from .convert import OVERLAP_MSG as _OVERLAP_MSG
 from .convert import c_contiguous as _c
 from .convert import cast as _cast
-from .convert import infer_size as _infer_size
 from .convert import scalar_to as _scalar_to
 
 # --- helpers (the conversions shared with index.py live in convert.py) ---------------------------------
