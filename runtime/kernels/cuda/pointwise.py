@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ..._promotion import infer_size
 from . import memory
 from .copy import contiguous_cast, copy_into, launch
 
@@ -32,9 +33,9 @@ def launcher(kernel):
     """
 
     def run(args, tensor_positions, result_dtype, compute_dtype, out):
-        shape = broadcast_shape([args[i].shape for i in tensor_positions])
+        shape = tuple(infer_size(*(args[i].shape for i in tensor_positions)))
         if out is not None:
-            full = broadcast_shape([tuple(out.shape), shape])
+            full = tuple(infer_size(tuple(out.shape), shape))
             if full != tuple(out.shape):
                 raise RuntimeError(
                     f"output with shape {list(out.shape)} doesn't match the broadcast shape {list(full)}"
@@ -66,20 +67,3 @@ def launcher(kernel):
 
     run.kernel = kernel
     return run
-
-
-def broadcast_shape(shapes) -> tuple:
-    """The shape all of ``shapes`` broadcast to, with PyTorch's error when they do not."""
-    nd = max((len(s) for s in shapes), default=0)
-    out = [1] * nd
-    for s in shapes:
-        for k, n in enumerate(s):
-            d = nd - len(s) + k
-            if n != 1 and out[d] != n:
-                if out[d] != 1:
-                    raise RuntimeError(
-                        f"The size of tensor a ({out[d]}) must match the size of tensor b ({n}) at "
-                        f"non-singleton dimension {d}"
-                    )
-                out[d] = n
-    return tuple(int(n) for n in out)
