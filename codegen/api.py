@@ -97,7 +97,8 @@ class NodePlan:
     schema: str
     line: int
     inputs: list  # (name, is_list) of differentiable inputs, in schema order
-    saved: list  # (field, kind, source) kind in tensor/output/meta/value/tensor_list
+    saved: list  # (field, kind, source) kind in tensor/output/meta/geometry/value/tensor_list
+    users: dict  # source -> the inputs whose formulas read it (saved only if one of them needs a gradient)
     unpack: list  # lines run at the top of apply
     body: list  # lines computing the per-input gradients
     returns: str
@@ -149,7 +150,9 @@ def _saved_kind(schema: FunctionSchema, name: str, uses: set) -> tuple[str, str]
     if name in args:
         t = str(args[name].type)
         if t in ("Tensor", "Tensor?"):
-            return ("meta" if uses == {"meta"} else "tensor"), name
+            if uses == {"meta"}:
+                return "meta", name
+            return ("geometry" if uses <= {"meta", "geometry"} else "tensor"), name
         if t in ("Tensor[]", "Tensor?[]"):
             return "tensor_list", name
         return "value", name
@@ -185,11 +188,12 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
     for a in schema.flat_arguments:
         if any(a.name in names for names, _, _ in d.formulas):
             inputs.append((a.name, arg_types[a.name] in ("Tensor[]", "Tensor?[]")))
-    used = {}
-    for _, formula, _ in d.formulas:
+    used, users = {}, {}
+    for names, formula, _ in d.formulas:
         for name in F.free_names(formula):
             if name in arg_types or (name in results):
                 used.setdefault(name, set()).add(F.usage(formula, name))
+                users.setdefault(name, set()).update(names)
     saved, unpack = [], []
     for name in sorted(
         used, key=lambda n: (n not in arg_types, list(arg_types).index(n) if n in arg_types else 0, n)
@@ -237,6 +241,7 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
         d.line,
         inputs,
         saved,
+        {name: tuple(n for n, _ in inputs if n in users[name]) for name in used},
         unpack,
         body,
         returns,

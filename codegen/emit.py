@@ -140,6 +140,9 @@ def render(spec: Spec) -> dict[str, str]:
         if fn.schema.kind() == "out":
             outs[functional.name] = api.pyname(fn)
         node = nodes.get(fn.name) or (nodes.get(functional.name) if fn.schema.kind() == "inplace" else None)
+        recorded = functional if fn.schema.kind() == "inplace" else fn
+        if recorded is not None and recorded.scalar_of is not None:
+            node = nodes[recorded.scalar_of]
         if fn.pointwise is not None:
             pointwise.append(lower.pointwise_decl(fn))
         entries = []
@@ -194,8 +197,12 @@ def render(spec: Spec) -> dict[str, str]:
         "autograd_nodes.py": env.get_template("autograd_nodes.py.j2").render(nodes=list(nodes.values())),
         "functions.py": env.get_template("functions.py.j2").render(bindings=functions),
         "methods.py": env.get_template("methods.py.j2").render(bindings=methods),
-        "pointwise_cpu.py": env.get_template("pointwise_cpu.py.j2").render(kernels=kernels),
-        "pointwise_cuda.py": env.get_template("pointwise_cuda.py.j2").render(kernels=kernels),
+        "pointwise_cpu.py": env.get_template("pointwise_cpu.py.j2").render(
+            kernels=kernels, digest=spec.scalar_digests[0]
+        ),
+        "pointwise_cuda.py": env.get_template("pointwise_cuda.py.j2").render(
+            kernels=kernels, digest=spec.scalar_digests[1]
+        ),
         "functions.pyi": env.get_template("stubs.pyi.j2").render(
             bindings=functions, what="namespace functions", is_class=False, indent=""
         ),

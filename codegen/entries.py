@@ -43,8 +43,22 @@ class NativeFunction:
     dtypes: str  # which promoted input dtypes the kernel accepts
     doc: str | None
     line: int
+    # The Tensor overload this Scalar overload stands for in autograd: PyTorch's Python binding wraps
+    # the number into a tensor and calls that overload, so ``x * 2`` records MulBackward0.
+    scalar_of: str | None = None
 
-    KEYS = ("func", "variants", "dispatch", "pointwise", "promotion", "promote", "dtypes", "tags", "doc")
+    KEYS = (
+        "func",
+        "variants",
+        "dispatch",
+        "pointwise",
+        "promotion",
+        "promote",
+        "dtypes",
+        "scalar_of",
+        "tags",
+        "doc",
+    )
 
     @classmethod
     def from_yaml(cls, raw: dict, line: int) -> NativeFunction:
@@ -80,11 +94,12 @@ class NativeFunction:
             raise ValueError(f"unknown dtypes '{dtypes}'; use one of {', '.join(DTYPE_SETS)}")
         entry.pop("tags", None)
         doc = _take(entry, "doc", str)
+        scalar_of = _take(entry, "scalar_of", str)
         _no_unknown_keys(entry, cls.KEYS)
         if pointwise is None and not pairs and schema.kind() == "functional":
             raise ValueError("needs a 'dispatch:' (kernels per device) or a 'pointwise:' expression")
         promote = tuple(promote) if promote else None
-        return cls(schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line)
+        return cls(schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line, scalar_of)
 
     @property
     def name(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 METADATA_ATTRS = ("shape", "dtype", "device", "ndim")
+GEOMETRY_ATTR = "geometry"  # sizes, strides, storage offset and storage size (PyTorch's TensorGeometry)
 BUILTINS = frozenset({"None", "True", "False", "int", "float", "bool", "len", "range", "tuple", "list",
                       "isinstance", "zip", "enumerate", "any", "all", "slice"})  # fmt: skip
 
@@ -34,7 +35,8 @@ def free_names(expr: str) -> list[str]:
 
 
 def usage(expr: str, name: str) -> str | None:
-    """How ``expr`` uses ``name``: None (not at all), "meta" (only .shape/.dtype/...), or "value"."""
+    """How ``expr`` uses ``name``: None (not at all), "meta" (only .shape/.dtype/...), "geometry"
+    (``.geometry``, and maybe .shape/...), or "value"."""
     tree = parse(expr)
     parents = {}
     for node in ast.walk(tree):
@@ -44,7 +46,9 @@ def usage(expr: str, name: str) -> str | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == name:
             parent = parents.get(node)
-            if isinstance(parent, ast.Attribute) and parent.attr in METADATA_ATTRS:
+            if isinstance(parent, ast.Attribute) and parent.attr == GEOMETRY_ATTR:
+                found = "geometry"
+            elif isinstance(parent, ast.Attribute) and parent.attr in METADATA_ATTRS:
                 found = found or "meta"
             else:
                 return "value"

@@ -6,6 +6,7 @@ Every error is raised as ``SpecError("spec/<file>.yaml:<line>: <entry>: <what an
 from __future__ import annotations
 
 import ast
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,9 @@ class Spec:
     kernel_modules: dict  # (dispatch key, kernel name) -> KernelDef
     scalar_functions: tuple[str, ...]
     helpers: tuple[str, ...]
+    # sha256 of the cpu and cuda scalar libraries the pointwise kernels call: written into the kernel
+    # files, so that a change there changes them and Numba's disk cache of their kernels is rebuilt.
+    scalar_digests: tuple[str, str] = ("", "")
 
     def derivative_for(self, name: str) -> Derivative | None:
         for d in self.derivatives:
@@ -286,7 +290,44 @@ def load(root: Path) -> Spec:
         seen_d[name] = line
         _check_formulas(d, fn.schema, helpers, op_names, d_rel)
         derivatives.append(d)
-    return Spec(tuple(functions), tuple(derivatives), kernels, scalar_fns, helpers)
+    for fn in functions:
+        if fn.scalar_of is not None:
+            _check_scalar_of(fn, by_name, seen_d, nf_rel)
+    digests = tuple(
+        hashlib.sha256((root / rel).read_bytes()).hexdigest()
+        for rel in (SCALAR_FUNCTIONS, CUDA_SCALAR_FUNCTIONS)
+    )
+    return Spec(tuple(functions), tuple(derivatives), kernels, scalar_fns, helpers, digests)
+
+
+def _check_scalar_of(fn: NativeFunction, by_name: dict, derived: dict, rel: str) -> None:
+    """``scalar_of: T`` needs T to take Tensors exactly where this overload takes Scalars, and the
+    derivative to be T's alone."""
+    where = f"{rel}:{fn.line}: {fn.name}"
+    target = by_name.get(fn.scalar_of)
+    if target is None:
+        raise SpecError(f"{where}: scalar_of names '{fn.scalar_of}', which is not an op of {rel}")
+    if fn.scalar_of not in derived:
+        raise SpecError(
+            f"{where}: scalar_of names '{fn.scalar_of}', which has no derivatives entry to record"
+        )
+    if fn.name in derived:
+        raise SpecError(
+            f"{where}: has its own derivatives entry (line {derived[fn.name]}) but also scalar_of; "
+            f"it records {fn.scalar_of}'s node, so remove one"
+        )
+    ours = [(a.name, str(a.type)) for a in fn.schema.flat_arguments]
+    theirs = [(a.name, str(a.type)) for a in target.schema.flat_arguments]
+    pairs = list(zip(ours, theirs))
+    if (
+        len(ours) != len(theirs)
+        or any(n != m or (t != u and (t, u) != ("Scalar", "Tensor")) for (n, t), (m, u) in pairs)
+        or all(t == u for (_, t), (_, u) in pairs)
+    ):
+        raise SpecError(
+            f"{where}: scalar_of '{fn.scalar_of}' must have the same arguments, with Tensor where this "
+            f"overload has Scalar; its schema is '{target.schema}'"
+        )
 
 
 def formula_scope(schema: FunctionSchema) -> set[str]:

@@ -39,6 +39,8 @@ def _device_lines(fn: NativeFunction, op: str) -> list[str]:
 def _requires_grad_expr(inputs, types) -> str:
     parts = []
     for name, is_list in inputs:
+        if types[name] == "Scalar":
+            continue  # a number standing for a wrapped-number tensor (scalar_of) never requires grad
         if is_list:
             parts.append(f"_builtins.any(t is not None and t._rg for t in {name})")
         elif types[name] == "Tensor?":
@@ -89,12 +91,15 @@ def _wrap_result(fn: NativeFunction, expr: str) -> str:
     return f"tuple(_wrap(r, device) for r in {expr})"
 
 
-def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace: bool) -> list[str]:
+def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace: bool):
+    """The recording statements; for an in-place op, a pair (before the write, after it)."""
     types = {a.name: str(a.type) for a in fn.schema.flat_arguments}
     cond = _requires_grad_expr(node.inputs, types)
     lines = ["if recording:" if inplace else f"if _GRAD.enabled and {_paren(cond)}:"]
     body = [f"node = {node.cls}()"]
-    edges = ", ".join(f"*{n}" if is_list else n for n, is_list in node.inputs)
+    edges = ", ".join(
+        f"*{n}" if is_list else ("None" if types[n] == "Scalar" else n) for n, is_list in node.inputs
+    )
     body.append(f"_connect(node, {tuple_expr(edges.split(', '))})")
     for n, is_list in node.inputs:
         if is_list:
@@ -103,11 +108,16 @@ def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace
     returns = fn.schema.returns
     out_index = api._result_names(fn.schema)
     for field_, kind, name in node.saved:
-        if kind == "tensor":
+        when = _save_condition(node, name, types)
+        if any(n == name and types[n] == "Scalar" for n, _ in node.inputs):
+            body.append(f"node.{field_} = _SavedNumber({name})")  # scalar_of: the number for the tensor
+        elif kind == "tensor":
             src = "_original_self" if inplace and name == "self" else name
-            body.append(f"node.{field_} = _Saved({src}, False)")
+            body.append(f"node.{field_} = {_conditional(f'_Saved({src}, False)', when)}")
         elif kind == "meta":
             body.append(f"node.{field_} = _Meta({name})")
+        elif kind == "geometry":
+            body.append(f"node.{field_} = _Meta({name}, geometry=True)")
         elif kind == "tensor_list":
             body.append(f"node.{field_} = [_Saved(t, False) for t in {name}]")
         elif kind == "value":
@@ -115,8 +125,13 @@ def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace
         else:
             i = out_index[name]
             target = result if len(returns) == 1 and str(returns[0].type) != "Tensor[]" else f"{result}[{i}]"
-            after.append(f"node.{field_} = _Saved({target}, True)")
+            after.append(f"node.{field_} = {_conditional(f'_Saved({target}, True)', when)}")
     diff = fn_output_differentiability(fn, node)
+    if inplace:
+        # As PyTorch: the node and its saved inputs are made before the write (an input aliasing self
+        # is saved at its old version), the history and saved outputs after it.
+        history = [f"_set_inplace_history({result}, node)"] + after
+        return lines + ["    " + b for b in body], lines + ["    " + b for b in history]
     if len(returns) == 1 and str(returns[0].type) == "Tensor":
         body.append(f"_set_history({result}, node)")
     elif len(returns) == 1:
@@ -132,6 +147,21 @@ def _autograd_block(fn: NativeFunction, node: api.NodePlan, result: str, inplace
                 body.append(f"_set_history({result}[{i}], node, {i})")
     body.extend(after)
     return lines + ["    " + b for b in body]
+
+
+def _save_condition(node: api.NodePlan, name: str, types: dict) -> str | None:
+    """When a node must save ``name``: when an input whose formula reads it needs a gradient (as
+    PyTorch's ``should_compute_output``); None when every input's formula reads it."""
+    users = node.users[name]
+    if len(users) == len(node.inputs):
+        return None
+    return _requires_grad_expr([(n, is_list) for n, is_list in node.inputs if n in users], types)
+
+
+def _conditional(save: str, when: str | None) -> str:
+    if when == "False":
+        return "_NOT_SAVED"
+    return save if when is None else f"{save} if {_paren(when)} else _NOT_SAVED"
 
 
 def _kernel_call(args) -> str:
@@ -177,8 +207,13 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
             lines.append("if _GRAD.enabled:")
             lines.append("    _check_inplace(self)")
             if any(f == "_saved_self_" for f, _, _ in node.saved):
-                # A formula reads self's value from before the write, for any input's gradient.
-                lines.append("_original_self = self.clone() if recording else self")
+                # A formula reads self's value from before the write (for the inputs in node.users).
+                when = _save_condition(node, "self", types)
+                if when != "False":
+                    cond = "recording" if when is None else f"recording and {_paren(when)}"
+                    lines.append(f"_original_self = self.clone() if {cond} else self")
+            before, after = _autograd_block(fn, node, "self", inplace=True)
+            lines.extend(before)
         if impl_fn.pointwise is not None:
             kargs = tuple_expr(a.name + ("._data" if str(a.type) == "Tensor" else "") for a in args)
             lines.append(f"_PW_{api.pyname(impl_fn)}(device, {kargs}, out=self._data)")
@@ -188,7 +223,7 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
             lines.append(f"_kernel(_K_{api.pyname(impl_fn)}, device, {name!r})({_kernel_call(args)})")
         lines.append("self._vc[0] += 1")
         if node is not None:
-            lines.extend(_autograd_block(fn, node, "self", inplace=True))
+            lines.extend(after)
         lines.append("return self")
         return lines
     if fn.pointwise is not None:

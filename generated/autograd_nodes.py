@@ -35,13 +35,9 @@ __all__ = [
     "GeluErfBackward0",
     "GeluTanhBackward0",
     "AddBackward0",
-    "AddBackward1",
     "SubBackward0",
-    "SubBackward1",
     "MulBackward0",
-    "MulBackward1",
     "DivBackward0",
-    "DivBackward1",
     "RemainderBackward0",
     "RemainderBackward1",
     "PowBackward0",
@@ -140,7 +136,7 @@ class AbsBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -175,7 +171,7 @@ class ExpBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -197,7 +193,7 @@ class Expm1Backward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -219,7 +215,7 @@ class LogBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -241,7 +237,7 @@ class Log2Backward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -263,7 +259,7 @@ class Log10Backward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -285,7 +281,7 @@ class Log1pBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -307,7 +303,7 @@ class SqrtBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -329,7 +325,7 @@ class RsqrtBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -351,7 +347,7 @@ class ReciprocalBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -373,7 +369,7 @@ class SinBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -395,7 +391,7 @@ class CosBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -417,7 +413,7 @@ class TanBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -439,7 +435,7 @@ class AtanBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -461,7 +457,7 @@ class TanhBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -483,7 +479,7 @@ class SigmoidBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -505,7 +501,7 @@ class ReluBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -515,7 +511,7 @@ class ReluBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (result > 0) if needs[0] else None  # spec/derivatives.yaml:41
+        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:41
         return (grad_self,)
 
 
@@ -527,7 +523,7 @@ class SiluBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -549,7 +545,7 @@ class ErfBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -623,7 +619,7 @@ class GeluErfBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -645,7 +641,7 @@ class GeluTanhBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -674,45 +670,19 @@ class AddBackward0(Node):
         return (grad_self, grad_other)
 
 
-class AddBackward1(Node):
-    """add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"""
-
-    __slots__ = ()
-    _saved_fields = ()
-
-    def apply(node, grads):  # spec/derivatives.yaml:61
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:62
-        return (grad_self,)
-
-
 class SubBackward0(Node):
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
 
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:63
+    def apply(node, grads):  # spec/derivatives.yaml:61
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:64
-        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:65
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:62
+        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:63
         return (grad_self, grad_other)
-
-
-class SubBackward1(Node):
-    """sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"""
-
-    __slots__ = ()
-    _saved_fields = ()
-
-    def apply(node, grads):  # spec/derivatives.yaml:66
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:67
-        return (grad_self,)
 
 
 class MulBackward0(Node):
@@ -723,7 +693,7 @@ class MulBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -731,34 +701,20 @@ class MulBackward0(Node):
 
     @property
     def _saved_other(node):
-        return node._saved_other_.unpack(node)
+        return node._saved_other_.unpack_for_property(node)
 
     @property
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:68
+    def apply(node, grads):  # spec/derivatives.yaml:64
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:69
-        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:70
+        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:65
+        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:66
         return (grad_self, grad_other)
-
-
-class MulBackward1(Node):
-    """mul.Scalar(Tensor self, Scalar other) -> Tensor"""
-
-    __slots__ = ("_saved_other",)
-    _saved_fields = ()
-
-    def apply(node, grads):  # spec/derivatives.yaml:71
-        other = node._saved_other
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:72
-        return (grad_self,)
 
 
 class DivBackward0(Node):
@@ -769,7 +725,7 @@ class DivBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -777,37 +733,36 @@ class DivBackward0(Node):
 
     @property
     def _saved_other(node):
-        return node._saved_other_.unpack(node)
+        return node._saved_other_.unpack_for_property(node)
 
     @property
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:73
+    def apply(node, grads):  # spec/derivatives.yaml:67
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:74
-        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:75
+        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:68
+        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:69
         return (grad_self, grad_other)
 
 
-class DivBackward1(Node):
-    """div.Scalar(Tensor self, Scalar other) -> Tensor"""
+class RemainderBackward0(Node):
+    """remainder.Scalar(Tensor self, Scalar other) -> Tensor"""
 
-    __slots__ = ("_saved_other",)
+    __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:76
-        other = node._saved_other
+    def apply(node, grads):  # spec/derivatives.yaml:70
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:77
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:71
         return (grad_self,)
 
 
-class RemainderBackward0(Node):
+class RemainderBackward1(Node):
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_other_")
@@ -815,7 +770,7 @@ class RemainderBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -823,77 +778,23 @@ class RemainderBackward0(Node):
 
     @property
     def _saved_other(node):
-        return node._saved_other_.unpack(node)
+        return node._saved_other_.unpack_for_property(node)
 
     @property
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:78
+    def apply(node, grads):  # spec/derivatives.yaml:72
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:79
-        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:80
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:73
+        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:74
         return (grad_self, grad_other)
 
 
-class RemainderBackward1(Node):
-    """remainder.Scalar(Tensor self, Scalar other) -> Tensor"""
-
-    __slots__ = ()
-    _saved_fields = ()
-
-    def apply(node, grads):  # spec/derivatives.yaml:81
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:82
-        return (grad_self,)
-
-
 class PowBackward0(Node):
-    """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_exponent_", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_exponent_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_exponent(node):
-        return node._saved_exponent_.unpack(node)
-
-    @property
-    def _raw_saved_exponent(node):
-        return node._saved_exponent_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:83
-        self = node._saved_self_.unpack(node)
-        exponent = node._saved_exponent_.unpack(node)
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:84
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:85
-        return (grad_self, grad_exponent)
-
-
-class PowBackward1(Node):
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_exponent")
@@ -901,19 +802,60 @@ class PowBackward1(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:86
+    def apply(node, grads):  # spec/derivatives.yaml:75
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:87
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:76
         return (grad_self,)
+
+
+class PowBackward1(Node):
+    """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_exponent_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_exponent_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_exponent(node):
+        return node._saved_exponent_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_exponent(node):
+        return node._saved_exponent_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:77
+        self = node._saved_self_.unpack(node)
+        exponent = node._saved_exponent_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:78
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:79
+        return (grad_self, grad_exponent)
 
 
 class PowBackward2(Node):
@@ -924,7 +866,7 @@ class PowBackward2(Node):
 
     @property
     def _saved_exponent(node):
-        return node._saved_exponent_.unpack(node)
+        return node._saved_exponent_.unpack_for_property(node)
 
     @property
     def _raw_saved_exponent(node):
@@ -932,19 +874,19 @@ class PowBackward2(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:88
+    def apply(node, grads):  # spec/derivatives.yaml:80
         self = node._saved_self
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:89
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:81
         return (grad_exponent,)
 
 
@@ -956,7 +898,7 @@ class MaximumBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -964,19 +906,19 @@ class MaximumBackward0(Node):
 
     @property
     def _saved_other(node):
-        return node._saved_other_.unpack(node)
+        return node._saved_other_.unpack_for_property(node)
 
     @property
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:90
+    def apply(node, grads):  # spec/derivatives.yaml:82
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:91
-        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:92
+        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:83
+        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:84
         return (grad_self, grad_other)
 
 
@@ -988,7 +930,7 @@ class MinimumBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -996,19 +938,19 @@ class MinimumBackward0(Node):
 
     @property
     def _saved_other(node):
-        return node._saved_other_.unpack(node)
+        return node._saved_other_.unpack_for_property(node)
 
     @property
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:93
+    def apply(node, grads):  # spec/derivatives.yaml:85
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:94
-        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:95
+        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:86
+        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:87
         return (grad_self, grad_other)
 
 
@@ -1020,7 +962,7 @@ class Atan2Backward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1028,19 +970,19 @@ class Atan2Backward0(Node):
 
     @property
     def _saved_other(node):
-        return node._saved_other_.unpack(node)
+        return node._saved_other_.unpack_for_property(node)
 
     @property
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:96
+    def apply(node, grads):  # spec/derivatives.yaml:88
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other / (self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:97
-        grad_other = -grad * self / (self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:98
+        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:89
+        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:90
         return (grad_self, grad_other)
 
 
@@ -1052,18 +994,18 @@ class ClampMinBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:99
+    def apply(node, grads):  # spec/derivatives.yaml:91
         self = node._saved_self_.unpack(node)
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:100
+        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:92
         return (grad_self,)
 
 
@@ -1075,18 +1017,18 @@ class ClampMaxBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:101
+    def apply(node, grads):  # spec/derivatives.yaml:93
         self = node._saved_self_.unpack(node)
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:102
+        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:94
         return (grad_self,)
 
 
@@ -1096,12 +1038,12 @@ class LerpBackward0(Node):
     __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:103
+    def apply(node, grads):  # spec/derivatives.yaml:95
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:104
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:105
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:96
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:97
         return (grad_self, grad_end)
 
 
@@ -1113,7 +1055,7 @@ class LerpBackward1(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1121,7 +1063,7 @@ class LerpBackward1(Node):
 
     @property
     def _saved_end(node):
-        return node._saved_end_.unpack(node)
+        return node._saved_end_.unpack_for_property(node)
 
     @property
     def _raw_saved_end(node):
@@ -1129,21 +1071,21 @@ class LerpBackward1(Node):
 
     @property
     def _saved_weight(node):
-        return node._saved_weight_.unpack(node)
+        return node._saved_weight_.unpack_for_property(node)
 
     @property
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:106
+    def apply(node, grads):  # spec/derivatives.yaml:98
         self = node._saved_self_.unpack(node)
         end = node._saved_end_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:107
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:108
-        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:109
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:99
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:100
+        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:101
         return (grad_self, grad_end, grad_weight)
 
 
@@ -1155,18 +1097,18 @@ class WhereBackward0(Node):
 
     @property
     def _saved_condition(node):
-        return node._saved_condition_.unpack(node)
+        return node._saved_condition_.unpack_for_property(node)
 
     @property
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:110
+    def apply(node, grads):  # spec/derivatives.yaml:102
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:111
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:112
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:103
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:104
         return (grad_self, grad_other)
 
 
@@ -1178,17 +1120,17 @@ class WhereBackward1(Node):
 
     @property
     def _saved_condition(node):
-        return node._saved_condition_.unpack(node)
+        return node._saved_condition_.unpack_for_property(node)
 
     @property
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:113
+    def apply(node, grads):  # spec/derivatives.yaml:105
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:114
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:106
         return (grad_self,)
 
 
@@ -1200,17 +1142,17 @@ class WhereBackward2(Node):
 
     @property
     def _saved_condition(node):
-        return node._saved_condition_.unpack(node)
+        return node._saved_condition_.unpack_for_property(node)
 
     @property
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:115
+    def apply(node, grads):  # spec/derivatives.yaml:107
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:116
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:108
         return (grad_other,)
 
 
@@ -1225,11 +1167,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:117
+    def apply(node, grads):  # spec/derivatives.yaml:109
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:118
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:110
         return (grad_self,)
 
 
@@ -1240,21 +1182,18 @@ class AsStridedBackward0(Node):
     _saved_fields = ("_saved_self_",)
 
     @property
-    def _saved_self(node):
-        return node._saved_self_.unpack(node)
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
 
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    def apply(node, grads):  # spec/derivatives.yaml:119
-        self = node._saved_self_.unpack(node)
+    def apply(node, grads):  # spec/derivatives.yaml:111
+        self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:120
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:112
         return (grad_self,)
 
 
@@ -1264,12 +1203,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:121
+    def apply(node, grads):  # spec/derivatives.yaml:113
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:122
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:114
         return (grad_self,)
 
 
@@ -1279,10 +1218,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:123
+    def apply(node, grads):  # spec/derivatives.yaml:115
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:124
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:116
         return (grad_self,)
 
 
@@ -1292,11 +1231,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:125
+    def apply(node, grads):  # spec/derivatives.yaml:117
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:126
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:118
         return (grad_self,)
 
 
@@ -1311,11 +1250,11 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:127
+    def apply(node, grads):  # spec/derivatives.yaml:119
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:128
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:120
         return (grad_self,)
 
 
@@ -1330,11 +1269,11 @@ class SqueezeBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:129
+    def apply(node, grads):  # spec/derivatives.yaml:121
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:130
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:122
         return (grad_self,)
 
 
@@ -1349,11 +1288,11 @@ class SqueezeBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:131
+    def apply(node, grads):  # spec/derivatives.yaml:123
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:132
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:124
         return (grad_self,)
 
 
@@ -1368,11 +1307,11 @@ class SqueezeBackward2(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:133
+    def apply(node, grads):  # spec/derivatives.yaml:125
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:134
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:126
         return (grad_self,)
 
 
@@ -1382,11 +1321,11 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:135
+    def apply(node, grads):  # spec/derivatives.yaml:127
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:136
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:128
         return (grad_self,)
 
 
@@ -1401,13 +1340,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:137
+    def apply(node, grads):  # spec/derivatives.yaml:129
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:138
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:130
         return (grad_self,)
 
 
@@ -1422,7 +1361,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:139
+    def apply(node, grads):  # spec/derivatives.yaml:131
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -1430,7 +1369,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:140
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:132
         return (grad_self,)
 
 
@@ -1440,11 +1379,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:141
+    def apply(node, grads):  # spec/derivatives.yaml:133
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:142
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:134
         return (grad_self,)
 
 
@@ -1454,11 +1393,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:143
+    def apply(node, grads):  # spec/derivatives.yaml:135
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:144
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:136
         return (grad_self,)
 
 
@@ -1468,11 +1407,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:145
+    def apply(node, grads):  # spec/derivatives.yaml:137
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:146
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:138
         return (grad_self,)
 
 
@@ -1487,11 +1426,11 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:147
+    def apply(node, grads):  # spec/derivatives.yaml:139
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:148
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:140
         return (grad_self,)
 
 
@@ -1506,13 +1445,13 @@ class SumBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:149
+    def apply(node, grads):  # spec/derivatives.yaml:141
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:150
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:142
         return (grad_self,)
 
 
@@ -1527,11 +1466,11 @@ class MeanBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:151
+    def apply(node, grads):  # spec/derivatives.yaml:143
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:152
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:144
         return (grad_self,)
 
 
@@ -1546,13 +1485,13 @@ class MeanBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:153
+    def apply(node, grads):  # spec/derivatives.yaml:145
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:154
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:146
         return (grad_self,)
 
 
@@ -1564,7 +1503,7 @@ class ProdBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1572,18 +1511,18 @@ class ProdBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:155
+    def apply(node, grads):  # spec/derivatives.yaml:147
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:156
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:148
         return (grad_self,)
 
 
@@ -1595,7 +1534,7 @@ class ProdBackward1(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1603,24 +1542,55 @@ class ProdBackward1(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:157
+    def apply(node, grads):  # spec/derivatives.yaml:149
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:158
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:150
         return (grad_self,)
 
 
 class MaxBackward0(Node):
+    """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:151
+        self = node._saved_self_
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:153
+        return (grad_self,)
+
+
+class MaxBackward1(Node):
     """max(Tensor self) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_result_")
@@ -1628,7 +1598,7 @@ class MaxBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1636,7 +1606,69 @@ class MaxBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:154
+        self = node._saved_self_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:155
+        return (grad_self,)
+
+
+class MinBackward0(Node):
+    """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:156
+        self = node._saved_self_
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:158
+        return (grad_self,)
+
+
+class MinBackward1(Node):
+    """min(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -1651,99 +1683,6 @@ class MaxBackward0(Node):
         return (grad_self,)
 
 
-class MaxBackward1(Node):
-    """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_")
-    _saved_fields = ("_saved_self_", "_saved_indices_")
-
-    @property
-    def _saved_self_sym_sizes(node):
-        node._check_not_freed()
-        return node._saved_self_.shape
-
-    @property
-    def _saved_indices(node):
-        return node._saved_indices_.unpack(node)
-
-    @property
-    def _raw_saved_indices(node):
-        return node._saved_indices_
-
-    def apply(node, grads):  # spec/derivatives.yaml:161
-        self = node._saved_self_
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        indices = node._saved_indices_.unpack(node)
-        grads = node._materialize(grads)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:163
-        return (grad_self,)
-
-
-class MinBackward0(Node):
-    """min(Tensor self) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:164
-        self = node._saved_self_.unpack(node)
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:165
-        return (grad_self,)
-
-
-class MinBackward1(Node):
-    """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_indices_")
-    _saved_fields = ("_saved_self_", "_saved_indices_")
-
-    @property
-    def _saved_self_sym_sizes(node):
-        node._check_not_freed()
-        return node._saved_self_.shape
-
-    @property
-    def _saved_indices(node):
-        return node._saved_indices_.unpack(node)
-
-    @property
-    def _raw_saved_indices(node):
-        return node._saved_indices_
-
-    def apply(node, grads):  # spec/derivatives.yaml:166
-        self = node._saved_self_
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        indices = node._saved_indices_.unpack(node)
-        grads = node._materialize(grads)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
-        return (grad_self,)
-
-
 class AmaxBackward0(Node):
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
 
@@ -1752,7 +1691,7 @@ class AmaxBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1760,7 +1699,132 @@ class AmaxBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:161
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:162
+        return (grad_self,)
+
+
+class AminBackward0(Node):
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:163
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:164
+        return (grad_self,)
+
+
+class VarBackward0(Node):
+    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:165
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        correction = node._saved_correction
+        keepdim = node._saved_keepdim
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:166
+        return (grad_self,)
+
+
+class StdBackward0(Node):
+    """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:167
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        correction = node._saved_correction
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
+        return (grad_self,)
+
+
+class LogsumexpBackward0(Node):
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
@@ -1773,132 +1837,7 @@ class AmaxBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:170
-        return (grad_self,)
-
-
-class AminBackward0(Node):
-    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:171
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
-        return (grad_self,)
-
-
-class VarBackward0(Node):
-    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim")
-    _saved_fields = ("_saved_self_",)
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    def apply(node, grads):  # spec/derivatives.yaml:173
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        correction = node._saved_correction
-        keepdim = node._saved_keepdim
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
-        return (grad_self,)
-
-
-class StdBackward0(Node):
-    """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:175
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        correction = node._saved_correction
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:176
-        return (grad_self,)
-
-
-class LogsumexpBackward0(Node):
-    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:177
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:178
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:170
         return (grad_self,)
 
 
@@ -1910,7 +1849,7 @@ class NormBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1918,19 +1857,19 @@ class NormBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:179
+    def apply(node, grads):  # spec/derivatives.yaml:171
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:180
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:172
         return (grad_self,)
 
 
@@ -1942,7 +1881,7 @@ class NormBackward1(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -1950,13 +1889,13 @@ class NormBackward1(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:181
+    def apply(node, grads):  # spec/derivatives.yaml:173
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -1964,7 +1903,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:182
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
         return (grad_self,)
 
 
@@ -1974,11 +1913,11 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:183
+    def apply(node, grads):  # spec/derivatives.yaml:175
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:176
         return (grad_self,)
 
 
@@ -1990,18 +1929,18 @@ class SoftmaxBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:185
+    def apply(node, grads):  # spec/derivatives.yaml:177
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:186
+        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:178
         return (grad_self,)
 
 
@@ -2013,18 +1952,18 @@ class LogSoftmaxBackward0(Node):
 
     @property
     def _saved_result(node):
-        return node._saved_result_.unpack(node)
+        return node._saved_result_.unpack_for_property(node)
 
     @property
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:187
+    def apply(node, grads):  # spec/derivatives.yaml:179
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:188
+        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:180
         return (grad_self,)
 
 
@@ -2036,7 +1975,7 @@ class MmBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -2044,19 +1983,19 @@ class MmBackward0(Node):
 
     @property
     def _saved_mat2(node):
-        return node._saved_mat2_.unpack(node)
+        return node._saved_mat2_.unpack_for_property(node)
 
     @property
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:189
+    def apply(node, grads):  # spec/derivatives.yaml:181
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:190
-        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:191
+        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:182
+        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:183
         return (grad_self, grad_mat2)
 
 
@@ -2068,7 +2007,7 @@ class BmmBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -2076,19 +2015,19 @@ class BmmBackward0(Node):
 
     @property
     def _saved_mat2(node):
-        return node._saved_mat2_.unpack(node)
+        return node._saved_mat2_.unpack_for_property(node)
 
     @property
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:192
+    def apply(node, grads):  # spec/derivatives.yaml:184
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:193
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:194
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:185
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:186
         return (grad_self, grad_mat2)
 
 
@@ -2100,7 +2039,7 @@ class AddmmBackward0(Node):
 
     @property
     def _saved_mat1(node):
-        return node._saved_mat1_.unpack(node)
+        return node._saved_mat1_.unpack_for_property(node)
 
     @property
     def _raw_saved_mat1(node):
@@ -2108,22 +2047,22 @@ class AddmmBackward0(Node):
 
     @property
     def _saved_mat2(node):
-        return node._saved_mat2_.unpack(node)
+        return node._saved_mat2_.unpack_for_property(node)
 
     @property
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:195
+    def apply(node, grads):  # spec/derivatives.yaml:187
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:196
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:197
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:198
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:188
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:189
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:190
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2135,7 +2074,7 @@ class DotBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -2143,19 +2082,19 @@ class DotBackward0(Node):
 
     @property
     def _saved_tensor(node):
-        return node._saved_tensor_.unpack(node)
+        return node._saved_tensor_.unpack_for_property(node)
 
     @property
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:199
+    def apply(node, grads):  # spec/derivatives.yaml:191
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:200
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:201
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:192
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:193
         return (grad_self, grad_tensor)
 
 
@@ -2167,7 +2106,7 @@ class MvBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -2175,19 +2114,19 @@ class MvBackward0(Node):
 
     @property
     def _saved_vec(node):
-        return node._saved_vec_.unpack(node)
+        return node._saved_vec_.unpack_for_property(node)
 
     @property
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:202
+    def apply(node, grads):  # spec/derivatives.yaml:194
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:203
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:204
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:195
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:196
         return (grad_self, grad_vec)
 
 
@@ -2201,12 +2140,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:205
+    def apply(node, grads):  # spec/derivatives.yaml:197
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:206
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:198
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2217,11 +2156,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:207
+    def apply(node, grads):  # spec/derivatives.yaml:199
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:208
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:200
         return (grad_self,)
 
 
@@ -2231,12 +2170,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:209
+    def apply(node, grads):  # spec/derivatives.yaml:201
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:210
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:202
         return (grad_self,)
 
 
@@ -2251,12 +2190,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:211
+    def apply(node, grads):  # spec/derivatives.yaml:203
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:212
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:204
         return (grad_self,)
 
 
@@ -2266,10 +2205,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:213
+    def apply(node, grads):  # spec/derivatives.yaml:205
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:214
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:206
         return (grad_self,)
 
 
@@ -2279,11 +2218,11 @@ class CopyBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:215
+    def apply(node, grads):  # spec/derivatives.yaml:207
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:216
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:217
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:208
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:209
         return (grad_self, grad_src)
 
 
@@ -2293,10 +2232,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:218
+    def apply(node, grads):  # spec/derivatives.yaml:210
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:219
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:211
         return (grad_self,)
 
 
@@ -2306,10 +2245,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:220
+    def apply(node, grads):  # spec/derivatives.yaml:212
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:221
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:213
         return (grad_self,)
 
 
@@ -2321,17 +2260,17 @@ class ToCopyBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:222
+    def apply(node, grads):  # spec/derivatives.yaml:214
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:223
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:215
         return (grad_self,)
 
 
@@ -2348,19 +2287,19 @@ class IndexSelectBackward0(Node):
 
     @property
     def _saved_index(node):
-        return node._saved_index_.unpack(node)
+        return node._saved_index_.unpack_for_property(node)
 
     @property
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:224
+    def apply(node, grads):  # spec/derivatives.yaml:216
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:225
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:217
         return (grad_self,)
 
 
@@ -2377,19 +2316,19 @@ class GatherBackward0(Node):
 
     @property
     def _saved_index(node):
-        return node._saved_index_.unpack(node)
+        return node._saved_index_.unpack_for_property(node)
 
     @property
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:226
+    def apply(node, grads):  # spec/derivatives.yaml:218
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:227
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:219
         return (grad_self,)
 
 
@@ -2401,19 +2340,19 @@ class ScatterBackward0(Node):
 
     @property
     def _saved_index(node):
-        return node._saved_index_.unpack(node)
+        return node._saved_index_.unpack_for_property(node)
 
     @property
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:228
+    def apply(node, grads):  # spec/derivatives.yaml:220
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:229
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:230
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:221
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:222
         return (grad_self, grad_src)
 
 
@@ -2425,18 +2364,18 @@ class ScatterBackward1(Node):
 
     @property
     def _saved_index(node):
-        return node._saved_index_.unpack(node)
+        return node._saved_index_.unpack_for_property(node)
 
     @property
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:231
+    def apply(node, grads):  # spec/derivatives.yaml:223
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:232
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:224
         return (grad_self,)
 
 
@@ -2448,19 +2387,19 @@ class ScatterAddBackward0(Node):
 
     @property
     def _saved_index(node):
-        return node._saved_index_.unpack(node)
+        return node._saved_index_.unpack_for_property(node)
 
     @property
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:233
+    def apply(node, grads):  # spec/derivatives.yaml:225
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:234
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:235
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:226
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:227
         return (grad_self, grad_src)
 
 
@@ -2472,17 +2411,17 @@ class MaskedFillBackward0(Node):
 
     @property
     def _saved_mask(node):
-        return node._saved_mask_.unpack(node)
+        return node._saved_mask_.unpack_for_property(node)
 
     @property
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:236
+    def apply(node, grads):  # spec/derivatives.yaml:228
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:237
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:229
         return (grad_self,)
 
 
@@ -2494,18 +2433,18 @@ class MaskedFillBackward1(Node):
 
     @property
     def _saved_mask(node):
-        return node._saved_mask_.unpack(node)
+        return node._saved_mask_.unpack_for_property(node)
 
     @property
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:238
+    def apply(node, grads):  # spec/derivatives.yaml:230
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:239
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:240
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:231
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:232
         return (grad_self, grad_value)
 
 
@@ -2517,7 +2456,7 @@ class MaskedSelectBackward0(Node):
 
     @property
     def _saved_self(node):
-        return node._saved_self_.unpack(node)
+        return node._saved_self_.unpack_for_property(node)
 
     @property
     def _raw_saved_self(node):
@@ -2525,18 +2464,18 @@ class MaskedSelectBackward0(Node):
 
     @property
     def _saved_mask(node):
-        return node._saved_mask_.unpack(node)
+        return node._saved_mask_.unpack_for_property(node)
 
     @property
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:241
+    def apply(node, grads):  # spec/derivatives.yaml:233
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:242
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:234
         return (grad_self,)
 
 
@@ -2555,12 +2494,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:243
+    def apply(node, grads):  # spec/derivatives.yaml:235
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:244
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:236
         return (grad_self,)
 
 
@@ -2576,18 +2515,18 @@ class IndexPutBackward0(Node):
 
     @property
     def _saved_values(node):
-        return node._saved_values_.unpack(node)
+        return node._saved_values_.unpack_for_property(node)
 
     @property
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:245
+    def apply(node, grads):  # spec/derivatives.yaml:237
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:246
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:247
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:238
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:239
         return (grad_self, grad_values)

@@ -16,6 +16,9 @@ from yaten.autograd.record import check_inplace as _check_inplace
 from yaten.autograd.record import connect as _connect
 from yaten.autograd.record import out_of_autograd as _out_of_autograd
 from yaten.autograd.record import set_history as _set_history
+from yaten.autograd.record import set_inplace_history as _set_inplace_history
+from yaten.autograd.saved import NOT_SAVED as _NOT_SAVED
+from yaten.autograd.saved import SavedNumber as _SavedNumber
 from yaten.autograd.saved import SavedVariable as _Saved
 from yaten.return_types import return_type as _return_type
 
@@ -279,12 +282,13 @@ def neg_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_neg(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = NegBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_neg(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -314,13 +318,14 @@ def abs_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_abs(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = AbsBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_abs(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -348,12 +353,13 @@ def sign_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_sign(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = SignBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_sign(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -382,12 +388,13 @@ def exp_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_exp(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = ExpBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_exp(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -417,12 +424,13 @@ def expm1_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_expm1(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = Expm1Backward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_expm1(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -453,13 +461,14 @@ def log_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_log(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = LogBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_log(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -489,13 +498,14 @@ def log2_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_log2(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = Log2Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_log2(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -525,13 +535,14 @@ def log10_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_log10(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = Log10Backward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_log10(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -561,13 +572,14 @@ def log1p_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_log1p(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = Log1pBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_log1p(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -596,12 +608,13 @@ def sqrt_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_sqrt(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = SqrtBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_sqrt(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -631,12 +644,13 @@ def rsqrt_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_rsqrt(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = RsqrtBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_rsqrt(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -666,12 +680,13 @@ def reciprocal_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_reciprocal(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = ReciprocalBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_reciprocal(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -702,13 +717,14 @@ def sin_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_sin(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = SinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_sin(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -738,13 +754,14 @@ def cos_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_cos(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = CosBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_cos(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -773,12 +790,13 @@ def tan_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_tan(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = TanBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_tan(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -809,13 +827,14 @@ def atan_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_atan(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = AtanBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_atan(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -844,12 +863,13 @@ def tanh_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_tanh(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = TanhBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_tanh(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -879,12 +899,13 @@ def sigmoid_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_sigmoid(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = SigmoidBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_sigmoid(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -914,12 +935,13 @@ def relu_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_relu(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = ReluBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_relu(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
         node._saved_result_ = _Saved(self, True)
     return self
 
@@ -950,13 +972,14 @@ def silu_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_silu(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = SiluBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_silu(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -986,13 +1009,14 @@ def erf_(self):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_erf(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = ErfBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
-        _set_history(self, node)
+    _PW_erf(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1020,12 +1044,13 @@ def floor_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_floor(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = FloorBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_floor(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1053,12 +1078,13 @@ def ceil_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_ceil(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = CeilBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_ceil(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1086,12 +1112,13 @@ def round_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_round(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = RoundBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_round(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1119,12 +1146,13 @@ def trunc_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_trunc(device, (self._data,), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = TruncBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _PW_trunc(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1219,13 +1247,14 @@ def add__Tensor(self, other, alpha=1):
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_add_Tensor(device, (self._data, other._data, alpha), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = AddBackward0()
         _connect(node, (self, other))
         node._saved_alpha = alpha
-        _set_history(self, node)
+    _PW_add_Tensor(device, (self._data, other._data, alpha), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1241,8 +1270,9 @@ def add_Scalar(self, other, alpha=1):
     device = self._device
     result = _wrap(_PW_add_Scalar(device, (self._data, other, alpha)), device)
     if _GRAD.enabled and self._rg:
-        node = AddBackward1()
-        _connect(node, (self,))
+        node = AddBackward0()
+        _connect(node, (self, None))
+        node._saved_alpha = alpha
         _set_history(result, node)
     return result
 
@@ -1253,12 +1283,14 @@ def add__Scalar(self, other, alpha=1):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
+    if recording:
+        node = AddBackward0()
+        _connect(node, (self, None))
+        node._saved_alpha = alpha
     _PW_add_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
     if recording:
-        node = AddBackward1()
-        _connect(node, (self,))
-        _set_history(self, node)
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1284,13 +1316,14 @@ def sub__Tensor(self, other, alpha=1):
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_sub_Tensor(device, (self._data, other._data, alpha), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = SubBackward0()
         _connect(node, (self, other))
         node._saved_alpha = alpha
-        _set_history(self, node)
+    _PW_sub_Tensor(device, (self._data, other._data, alpha), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1306,8 +1339,9 @@ def sub_Scalar(self, other, alpha=1):
     device = self._device
     result = _wrap(_PW_sub_Scalar(device, (self._data, other, alpha)), device)
     if _GRAD.enabled and self._rg:
-        node = SubBackward1()
-        _connect(node, (self,))
+        node = SubBackward0()
+        _connect(node, (self, None))
+        node._saved_alpha = alpha
         _set_history(result, node)
     return result
 
@@ -1318,12 +1352,14 @@ def sub__Scalar(self, other, alpha=1):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
+    if recording:
+        node = SubBackward0()
+        _connect(node, (self, None))
+        node._saved_alpha = alpha
     _PW_sub_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
     if recording:
-        node = SubBackward1()
-        _connect(node, (self,))
-        _set_history(self, node)
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1336,8 +1372,8 @@ def mul_Tensor(self, other):
     if _GRAD.enabled and (self._rg or other._rg):
         node = MulBackward0()
         _connect(node, (self, other))
-        node._saved_self_ = _Saved(self, False)
-        node._saved_other_ = _Saved(other, False)
+        node._saved_self_ = _Saved(self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if self._rg else _NOT_SAVED
         _set_history(result, node)
     return result
 
@@ -1350,15 +1386,16 @@ def mul__Tensor(self, other):
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if recording else self
-    _PW_mul_Tensor(device, (self._data, other._data), out=self._data)
-    self._vc[0] += 1
+    _original_self = self.clone() if recording and other._rg else self
     if recording:
         node = MulBackward0()
         _connect(node, (self, other))
-        node._saved_self_ = _Saved(_original_self, False)
-        node._saved_other_ = _Saved(other, False)
-        _set_history(self, node)
+        node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if self._rg else _NOT_SAVED
+    _PW_mul_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1374,9 +1411,10 @@ def mul_Scalar(self, other):
     device = self._device
     result = _wrap(_PW_mul_Scalar(device, (self._data, other)), device)
     if _GRAD.enabled and self._rg:
-        node = MulBackward1()
-        _connect(node, (self,))
-        node._saved_other = other
+        node = MulBackward0()
+        _connect(node, (self, None))
+        node._saved_self_ = _NOT_SAVED
+        node._saved_other_ = _SavedNumber(other)
         _set_history(result, node)
     return result
 
@@ -1387,13 +1425,15 @@ def mul__Scalar(self, other):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
+    if recording:
+        node = MulBackward0()
+        _connect(node, (self, None))
+        node._saved_self_ = _NOT_SAVED
+        node._saved_other_ = _SavedNumber(other)
     _PW_mul_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
     if recording:
-        node = MulBackward1()
-        _connect(node, (self,))
-        node._saved_other = other
-        _set_history(self, node)
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1406,7 +1446,7 @@ def div_Tensor(self, other):
     if _GRAD.enabled and (self._rg or other._rg):
         node = DivBackward0()
         _connect(node, (self, other))
-        node._saved_self_ = _Saved(self, False)
+        node._saved_self_ = _Saved(self, False) if other._rg else _NOT_SAVED
         node._saved_other_ = _Saved(other, False)
         _set_history(result, node)
     return result
@@ -1420,15 +1460,16 @@ def div__Tensor(self, other):
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if recording else self
-    _PW_div_Tensor(device, (self._data, other._data), out=self._data)
-    self._vc[0] += 1
+    _original_self = self.clone() if recording and other._rg else self
     if recording:
         node = DivBackward0()
         _connect(node, (self, other))
-        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
         node._saved_other_ = _Saved(other, False)
-        _set_history(self, node)
+    _PW_div_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1444,9 +1485,10 @@ def div_Scalar(self, other):
     device = self._device
     result = _wrap(_PW_div_Scalar(device, (self._data, other)), device)
     if _GRAD.enabled and self._rg:
-        node = DivBackward1()
-        _connect(node, (self,))
-        node._saved_other = other
+        node = DivBackward0()
+        _connect(node, (self, None))
+        node._saved_self_ = _NOT_SAVED
+        node._saved_other_ = _SavedNumber(other)
         _set_history(result, node)
     return result
 
@@ -1457,13 +1499,15 @@ def div__Scalar(self, other):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
+    if recording:
+        node = DivBackward0()
+        _connect(node, (self, None))
+        node._saved_self_ = _NOT_SAVED
+        node._saved_other_ = _SavedNumber(other)
     _PW_div_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
     if recording:
-        node = DivBackward1()
-        _connect(node, (self,))
-        node._saved_other = other
-        _set_history(self, node)
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1474,10 +1518,10 @@ def remainder_Tensor(self, other):
         device = _common_device('remainder', self, other)
     result = _wrap(_PW_remainder_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
-        node = RemainderBackward0()
+        node = RemainderBackward1()
         _connect(node, (self, other))
-        node._saved_self_ = _Saved(self, False)
-        node._saved_other_ = _Saved(other, False)
+        node._saved_self_ = _Saved(self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
         _set_history(result, node)
     return result
 
@@ -1490,15 +1534,16 @@ def remainder__Tensor(self, other):
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _original_self = self.clone() if recording else self
+    _original_self = self.clone() if recording and other._rg else self
+    if recording:
+        node = RemainderBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
     _PW_remainder_Tensor(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
     if recording:
-        node = RemainderBackward0()
-        _connect(node, (self, other))
-        node._saved_self_ = _Saved(_original_self, False)
-        node._saved_other_ = _Saved(other, False)
-        _set_history(self, node)
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1507,7 +1552,7 @@ def remainder_Scalar(self, other):
     device = self._device
     result = _wrap(_PW_remainder_Scalar(device, (self._data, other)), device)
     if _GRAD.enabled and self._rg:
-        node = RemainderBackward1()
+        node = RemainderBackward0()
         _connect(node, (self,))
         _set_history(result, node)
     return result
@@ -1519,12 +1564,13 @@ def remainder__Scalar(self, other):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
+    if recording:
+        node = RemainderBackward0()
+        _connect(node, (self,))
     _PW_remainder_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
     if recording:
-        node = RemainderBackward1()
-        _connect(node, (self,))
-        _set_history(self, node)
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1561,12 +1607,12 @@ def pow_Tensor_Tensor(self, exponent):
         device = _common_device('pow', self, exponent)
     result = _wrap(_PW_pow_Tensor_Tensor(device, (self._data, exponent._data)), device)
     if _GRAD.enabled and (self._rg or exponent._rg):
-        node = PowBackward0()
+        node = PowBackward1()
         _connect(node, (self, exponent))
         node._saved_self_ = _Saved(self, False)
         node._saved_exponent_ = _Saved(exponent, False)
         _set_history(result, node)
-        node._saved_result_ = _Saved(result, True)
+        node._saved_result_ = _Saved(result, True) if exponent._rg else _NOT_SAVED
     return result
 
 
@@ -1582,7 +1628,7 @@ def pow_Tensor_Scalar(self, exponent):
     device = self._device
     result = _wrap(_PW_pow_Tensor_Scalar(device, (self._data, exponent)), device)
     if _GRAD.enabled and self._rg:
-        node = PowBackward1()
+        node = PowBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
         node._saved_exponent = exponent
@@ -1597,14 +1643,15 @@ def pow__Scalar(self, exponent):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_pow_Tensor_Scalar(device, (self._data, exponent), out=self._data)
-    self._vc[0] += 1
     if recording:
-        node = PowBackward1()
+        node = PowBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
         node._saved_exponent = exponent
-        _set_history(self, node)
+    _PW_pow_Tensor_Scalar(device, (self._data, exponent), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1690,14 +1737,15 @@ def atan2_(self, other):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_atan2(device, (self._data, other._data), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = Atan2Backward0()
         _connect(node, (self, other))
         node._saved_self_ = _Saved(_original_self, False)
         node._saved_other_ = _Saved(other, False)
-        _set_history(self, node)
+    _PW_atan2(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1721,14 +1769,15 @@ def clamp_min_(self, min):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_clamp_min(device, (self._data, min), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = ClampMinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
         node._saved_min = min
-        _set_history(self, node)
+    _PW_clamp_min(device, (self._data, min), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1752,14 +1801,15 @@ def clamp_max_(self, max):
     if _GRAD.enabled:
         _check_inplace(self)
     _original_self = self.clone() if recording else self
-    _PW_clamp_max(device, (self._data, max), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = ClampMaxBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
         node._saved_max = max
-        _set_history(self, node)
+    _PW_clamp_max(device, (self._data, max), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1785,13 +1835,14 @@ def lerp__Scalar(self, end, weight):
     recording = _GRAD.enabled and (self._rg or end._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _PW_lerp_Scalar(device, (self._data, end._data, weight), out=self._data)
-    self._vc[0] += 1
     if recording:
         node = LerpBackward0()
         _connect(node, (self, end))
         node._saved_weight = weight
-        _set_history(self, node)
+    _PW_lerp_Scalar(device, (self._data, end._data, weight), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -1804,9 +1855,9 @@ def lerp_Tensor(self, end, weight):
     if _GRAD.enabled and (self._rg or end._rg or weight._rg):
         node = LerpBackward1()
         _connect(node, (self, end, weight))
-        node._saved_self_ = _Saved(self, False)
-        node._saved_end_ = _Saved(end, False)
-        node._saved_weight_ = _Saved(weight, False)
+        node._saved_self_ = _Saved(self, False) if weight._rg else _NOT_SAVED
+        node._saved_end_ = _Saved(end, False) if weight._rg else _NOT_SAVED
+        node._saved_weight_ = _Saved(weight, False) if (self._rg or end._rg) else _NOT_SAVED
         _set_history(result, node)
     return result
 
@@ -2008,7 +2059,7 @@ def as_strided(self, size, stride, storage_offset=None):
     if _GRAD.enabled and self._rg:
         node = AsStridedBackward0()
         _connect(node, (self,))
-        node._saved_self_ = _Saved(self, False)
+        node._saved_self_ = _Meta(self, geometry=True)
         node._saved_size = size
         node._saved_stride = stride
         node._saved_storage_offset = storage_offset
@@ -2310,7 +2361,7 @@ def max(self):
     device = self._device
     result = _wrap(_kernel(_K_max, device, 'max')(self=self._data), device)
     if _GRAD.enabled and self._rg:
-        node = MaxBackward0()
+        node = MaxBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
         _set_history(result, node)
@@ -2323,7 +2374,7 @@ def max_dim(self, dim, keepdim=False):
     device = self._device
     result = _RT_max_dim(*(_wrap(r, device) for r in _kernel(_K_max_dim, device, 'max')(self=self._data, dim=dim, keepdim=keepdim)))
     if _GRAD.enabled and self._rg:
-        node = MaxBackward1()
+        node = MaxBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
         node._saved_dim = dim
@@ -2340,7 +2391,7 @@ def min(self):
     device = self._device
     result = _wrap(_kernel(_K_min, device, 'min')(self=self._data), device)
     if _GRAD.enabled and self._rg:
-        node = MinBackward0()
+        node = MinBackward1()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
         _set_history(result, node)
@@ -2353,7 +2404,7 @@ def min_dim(self, dim, keepdim=False):
     device = self._device
     result = _RT_min_dim(*(_wrap(r, device) for r in _kernel(_K_min_dim, device, 'min')(self=self._data, dim=dim, keepdim=keepdim)))
     if _GRAD.enabled and self._rg:
-        node = MinBackward1()
+        node = MinBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
         node._saved_dim = dim
@@ -2606,8 +2657,8 @@ def mm(self, mat2):
     if _GRAD.enabled and (self._rg or mat2._rg):
         node = MmBackward0()
         _connect(node, (self, mat2))
-        node._saved_self_ = _Saved(self, False)
-        node._saved_mat2_ = _Saved(mat2, False)
+        node._saved_self_ = _Saved(self, False) if mat2._rg else _NOT_SAVED
+        node._saved_mat2_ = _Saved(mat2, False) if self._rg else _NOT_SAVED
         _set_history(result, node)
     return result
 
@@ -2621,8 +2672,8 @@ def bmm(self, mat2):
     if _GRAD.enabled and (self._rg or mat2._rg):
         node = BmmBackward0()
         _connect(node, (self, mat2))
-        node._saved_self_ = _Saved(self, False)
-        node._saved_mat2_ = _Saved(mat2, False)
+        node._saved_self_ = _Saved(self, False) if mat2._rg else _NOT_SAVED
+        node._saved_mat2_ = _Saved(mat2, False) if self._rg else _NOT_SAVED
         _set_history(result, node)
     return result
 
@@ -2636,8 +2687,8 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
     if _GRAD.enabled and (self._rg or mat1._rg or mat2._rg):
         node = AddmmBackward0()
         _connect(node, (self, mat1, mat2))
-        node._saved_mat1_ = _Saved(mat1, False)
-        node._saved_mat2_ = _Saved(mat2, False)
+        node._saved_mat1_ = _Saved(mat1, False) if mat2._rg else _NOT_SAVED
+        node._saved_mat2_ = _Saved(mat2, False) if mat1._rg else _NOT_SAVED
         node._saved_beta = beta
         node._saved_alpha = alpha
         _set_history(result, node)
@@ -2653,8 +2704,8 @@ def dot(self, tensor):
     if _GRAD.enabled and (self._rg or tensor._rg):
         node = DotBackward0()
         _connect(node, (self, tensor))
-        node._saved_self_ = _Saved(self, False)
-        node._saved_tensor_ = _Saved(tensor, False)
+        node._saved_self_ = _Saved(self, False) if tensor._rg else _NOT_SAVED
+        node._saved_tensor_ = _Saved(tensor, False) if self._rg else _NOT_SAVED
         _set_history(result, node)
     return result
 
@@ -2668,8 +2719,8 @@ def mv(self, vec):
     if _GRAD.enabled and (self._rg or vec._rg):
         node = MvBackward0()
         _connect(node, (self, vec))
-        node._saved_self_ = _Saved(self, False)
-        node._saved_vec_ = _Saved(vec, False)
+        node._saved_self_ = _Saved(self, False) if vec._rg else _NOT_SAVED
+        node._saved_vec_ = _Saved(vec, False) if self._rg else _NOT_SAVED
         _set_history(result, node)
     return result
 
@@ -2762,12 +2813,13 @@ def copy_(self, src, non_blocking=False):
     recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _native_copy_(self, src, non_blocking)
-    self._vc[0] += 1
     if recording:
         node = CopyBackward0()
         _connect(node, (self, src))
-        _set_history(self, node)
+    _native_copy_(self, src, non_blocking)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2777,12 +2829,13 @@ def fill__Scalar(self, value):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_fill__Scalar, device, 'fill_')(self=self._data, value=value)
-    self._vc[0] += 1
     if recording:
         node = FillBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _kernel(_K_fill__Scalar, device, 'fill_')(self=self._data, value=value)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2792,12 +2845,13 @@ def zero_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_zero_, device, 'zero_')(self=self._data)
-    self._vc[0] += 1
     if recording:
         node = ZeroBackward0()
         _connect(node, (self,))
-        _set_history(self, node)
+    _kernel(_K_zero_, device, 'zero_')(self=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2852,14 +2906,15 @@ def scatter__src(self, dim, index, src):
     recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_scatter__src, device, 'scatter_')(self=self._data, dim=dim, index=index._data, src=src._data)
-    self._vc[0] += 1
     if recording:
         node = ScatterBackward0()
         _connect(node, (self, src))
         node._saved_dim = dim
         node._saved_index_ = _Saved(index, False)
-        _set_history(self, node)
+    _kernel(_K_scatter__src, device, 'scatter_')(self=self._data, dim=dim, index=index._data, src=src._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2871,14 +2926,15 @@ def scatter__value(self, dim, index, value):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_scatter__value, device, 'scatter_')(self=self._data, dim=dim, index=index._data, value=value)
-    self._vc[0] += 1
     if recording:
         node = ScatterBackward1()
         _connect(node, (self,))
         node._saved_dim = dim
         node._saved_index_ = _Saved(index, False)
-        _set_history(self, node)
+    _kernel(_K_scatter__value, device, 'scatter_')(self=self._data, dim=dim, index=index._data, value=value)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2890,14 +2946,15 @@ def scatter_add_(self, dim, index, src):
     recording = _GRAD.enabled and (self._rg or src._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_scatter_add_, device, 'scatter_add_')(self=self._data, dim=dim, index=index._data, src=src._data)
-    self._vc[0] += 1
     if recording:
         node = ScatterAddBackward0()
         _connect(node, (self, src))
         node._saved_dim = dim
-        node._saved_index_ = _Saved(index, False)
-        _set_history(self, node)
+        node._saved_index_ = _Saved(index, False) if src._rg else _NOT_SAVED
+    _kernel(_K_scatter_add_, device, 'scatter_add_')(self=self._data, dim=dim, index=index._data, src=src._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2909,13 +2966,14 @@ def masked_fill__Scalar(self, mask, value):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_masked_fill__Scalar, device, 'masked_fill_')(self=self._data, mask=mask._data, value=value)
-    self._vc[0] += 1
     if recording:
         node = MaskedFillBackward0()
         _connect(node, (self,))
         node._saved_mask_ = _Saved(mask, False)
-        _set_history(self, node)
+    _kernel(_K_masked_fill__Scalar, device, 'masked_fill_')(self=self._data, mask=mask._data, value=value)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2927,13 +2985,14 @@ def masked_fill__Tensor(self, mask, value):
     recording = _GRAD.enabled and (self._rg or value._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_masked_fill__Tensor, device, 'masked_fill_')(self=self._data, mask=mask._data, value=value._data)
-    self._vc[0] += 1
     if recording:
         node = MaskedFillBackward1()
         _connect(node, (self, value))
         node._saved_mask_ = _Saved(mask, False)
-        _set_history(self, node)
+    _kernel(_K_masked_fill__Tensor, device, 'masked_fill_')(self=self._data, mask=mask._data, value=value._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 
@@ -2971,15 +3030,16 @@ def index_put_(self, indices, values, accumulate=False):
     recording = _GRAD.enabled and (self._rg or values._rg)
     if _GRAD.enabled:
         _check_inplace(self)
-    _kernel(_K_index_put_, device, 'index_put_')(self=self._data, indices=[None if t is None else t._data for t in indices], values=values._data, accumulate=accumulate)
-    self._vc[0] += 1
     if recording:
         node = IndexPutBackward0()
         _connect(node, (self, values))
         node._saved_indices_ = [_Saved(t, False) for t in indices]
         node._saved_values_ = _Saved(values, False)
         node._saved_accumulate = accumulate
-        _set_history(self, node)
+    _kernel(_K_index_put_, device, 'index_put_')(self=self._data, indices=[None if t is None else t._data for t in indices], values=values._data, accumulate=accumulate)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
     return self
 
 

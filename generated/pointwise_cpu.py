@@ -4,6 +4,9 @@
 
 from yaten.kernels.cpu.scalar import *  # the functions a pointwise expression may call
 
+# Numba checks its disk cache against this file only, so it records the scalar library it was made
+# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: f815923173723a2978cde5eb910f784cf7e7a4beea8f9a328675e843fd88c13d
+
 
 def neg_kernel(self):  # spec/native_functions.yaml:6
     return -self
@@ -137,153 +140,153 @@ def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:242
     return self + alpha * other
 
 
-def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:247
+def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:248
     return self - alpha * other
 
 
-def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:254
+def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:255
     return self - alpha * other
 
 
-def mul_Tensor_kernel(self, other):  # spec/native_functions.yaml:259
+def mul_Tensor_kernel(self, other):  # spec/native_functions.yaml:261
     return self * other
 
 
-def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:266
+def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:268
     return self * other
 
 
-def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:271
+def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:274
     return truediv(self, other)
 
 
-def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:279
+def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:282
     return truediv(self, other)
 
 
-def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:285
+def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:289
     return fmod_py(self, other)
 
 
-def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:290
+def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:294
     return fmod_py(self, other)
 
 
-def floor_divide_kernel(self, other):  # spec/native_functions.yaml:295
+def floor_divide_kernel(self, other):  # spec/native_functions.yaml:299
     return floordiv(self, other)
 
 
-def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:300
+def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:304
     return floordiv(self, other)
 
 
-def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:303
+def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:307
     return pow(self, exponent)
 
 
-def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:308
+def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:312
     return pow(self, exponent)
 
 
-def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:314
+def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:318
     return pow(self, exponent)
 
 
-def maximum_kernel(self, other):  # spec/native_functions.yaml:318
+def maximum_kernel(self, other):  # spec/native_functions.yaml:322
     return maximum(self, other)
 
 
-def minimum_kernel(self, other):  # spec/native_functions.yaml:323
+def minimum_kernel(self, other):  # spec/native_functions.yaml:327
     return minimum(self, other)
 
 
-def atan2_kernel(self, other):  # spec/native_functions.yaml:328
+def atan2_kernel(self, other):  # spec/native_functions.yaml:332
     return atan2(self, other)
 
 
-def clamp_min_kernel(self, min):  # spec/native_functions.yaml:334
+def clamp_min_kernel(self, min):  # spec/native_functions.yaml:338
     return maximum(self, min)
 
 
-def clamp_max_kernel(self, max):  # spec/native_functions.yaml:340
+def clamp_max_kernel(self, max):  # spec/native_functions.yaml:344
     return minimum(self, max)
 
 
-def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:346
+def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:350
     return self + weight * (end - self)
 
 
-def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:353
+def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:357
     return self + weight * (end - self)
 
 
-def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:357
+def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:361
     return self == other
 
 
-def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:361
+def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:365
     return self == other
 
 
-def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:365
+def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:369
     return self != other
 
 
-def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:369
+def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:373
     return self != other
 
 
-def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:373
+def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:377
     return self < other
 
 
-def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:377
+def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:381
     return self < other
 
 
-def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:381
+def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:385
     return self <= other
 
 
-def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:385
+def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:389
     return self <= other
 
 
-def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:389
+def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:393
     return self > other
 
 
-def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:393
+def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:397
     return self > other
 
 
-def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:397
+def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:401
     return self >= other
 
 
-def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:401
+def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:405
     return self >= other
 
 
-def logical_and_kernel(self, other):  # spec/native_functions.yaml:405
+def logical_and_kernel(self, other):  # spec/native_functions.yaml:409
     return (self != 0) and (other != 0)
 
 
-def logical_or_kernel(self, other):  # spec/native_functions.yaml:409
+def logical_or_kernel(self, other):  # spec/native_functions.yaml:413
     return (self != 0) or (other != 0)
 
 
-def logical_xor_kernel(self, other):  # spec/native_functions.yaml:413
+def logical_xor_kernel(self, other):  # spec/native_functions.yaml:417
     return logical_xor(self, other)
 
 
-def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:417
+def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:421
     return where(condition, self, other)
 
 
-def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:421
+def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:425
     return where(condition, self, other)
 
 
-def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:425
+def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:429
     return where(condition, self, other)

@@ -6,6 +6,9 @@ from numba import cuda
 
 from yaten.kernels.cuda.scalar import *  # the functions a pointwise expression may call
 
+# Numba checks its disk cache against this file only, so it records the scalar library it was made
+# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: cb5033946e48b9991640d63fff6ddf69ec768d9f24921b121e5b6158e84af172
+
 
 @cuda.jit
 def neg_kernel(out, self):  # spec/native_functions.yaml:6
@@ -239,266 +242,266 @@ def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:24
 
 
 @cuda.jit
-def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:247
+def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:248
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other[i]
 
 
 @cuda.jit
-def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:254
+def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:255
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other
 
 
 @cuda.jit
-def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:259
+def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:261
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other[i]
 
 
 @cuda.jit
-def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:266
+def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:268
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other
 
 
 @cuda.jit
-def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:271
+def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:274
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other[i])
 
 
 @cuda.jit
-def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:279
+def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:282
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other)
 
 
 @cuda.jit
-def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:285
+def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:289
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other[i])
 
 
 @cuda.jit
-def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:290
+def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:294
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other)
 
 
 @cuda.jit
-def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:295
+def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:299
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other[i])
 
 
 @cuda.jit
-def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:300
+def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:304
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other)
 
 
 @cuda.jit
-def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:303
+def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:307
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent[i])
 
 
 @cuda.jit
-def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:308
+def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:312
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent)
 
 
 @cuda.jit
-def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:314
+def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:318
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self, exponent[i])
 
 
 @cuda.jit
-def maximum_kernel(out, self, other):  # spec/native_functions.yaml:318
+def maximum_kernel(out, self, other):  # spec/native_functions.yaml:322
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], other[i])
 
 
 @cuda.jit
-def minimum_kernel(out, self, other):  # spec/native_functions.yaml:323
+def minimum_kernel(out, self, other):  # spec/native_functions.yaml:327
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], other[i])
 
 
 @cuda.jit
-def atan2_kernel(out, self, other):  # spec/native_functions.yaml:328
+def atan2_kernel(out, self, other):  # spec/native_functions.yaml:332
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan2(self[i], other[i])
 
 
 @cuda.jit
-def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:334
+def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:338
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min)
 
 
 @cuda.jit
-def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:340
+def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:344
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max)
 
 
 @cuda.jit
-def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:346
+def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:350
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight * (end[i] - self[i])
 
 
 @cuda.jit
-def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:353
+def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:357
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight[i] * (end[i] - self[i])
 
 
 @cuda.jit
-def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:357
+def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:361
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other[i]
 
 
 @cuda.jit
-def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:361
+def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:365
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other
 
 
 @cuda.jit
-def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:365
+def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:369
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other[i]
 
 
 @cuda.jit
-def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:369
+def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:373
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other
 
 
 @cuda.jit
-def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:373
+def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:377
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other[i]
 
 
 @cuda.jit
-def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:377
+def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:381
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other
 
 
 @cuda.jit
-def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:381
+def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:385
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other[i]
 
 
 @cuda.jit
-def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:385
+def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:389
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other
 
 
 @cuda.jit
-def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:389
+def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:393
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other[i]
 
 
 @cuda.jit
-def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:393
+def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:397
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other
 
 
 @cuda.jit
-def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:397
+def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:401
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other[i]
 
 
 @cuda.jit
-def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:401
+def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:405
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other
 
 
 @cuda.jit
-def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:405
+def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:409
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 and other[i] != 0
 
 
 @cuda.jit
-def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:409
+def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:413
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 or other[i] != 0
 
 
 @cuda.jit
-def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:413
+def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:417
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logical_xor(self[i], other[i])
 
 
 @cuda.jit
-def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:417
+def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:421
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other[i])
 
 
 @cuda.jit
-def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:421
+def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:425
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other)
 
 
 @cuda.jit
-def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:425
+def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:429
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self, other[i])

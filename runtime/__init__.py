@@ -27,7 +27,15 @@ from ._memory_format import channels_last, contiguous_format, memory_format, pre
 from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
 from ._storage import UntypedStorage
 from ._tensor import Size, Tensor
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)  # fmt: skip
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64

@@ -77,9 +77,16 @@ def options(fn: str, dtype, device, requires_grad, default=None):
     return dt, _dev.canonical(device)
 
 
-def make(host: np.ndarray, device: _dev.device, requires_grad=False) -> Tensor:
-    """The tensor on ``device`` holding the values of host array ``host`` (every factory ends here)."""
-    return wrap(backend(device).from_host(host), device, builtins.bool(requires_grad))
+def make(host: np.ndarray, device: _dev.device, requires_grad=False, strides=None) -> Tensor:
+    """The tensor on ``device`` holding the values of host array ``host`` (every factory ends here).
+
+    ``strides``: the element strides an empty ``host`` stands for (NumPy keeps none for empty arrays;
+    without them an empty tensor reports contiguous strides).
+    """
+    t = wrap(backend(device).from_host(host), device, builtins.bool(requires_grad))
+    if strides is not None and host.size == 0:
+        t._strides = tuple(strides)
+    return t
 
 
 def as_index(x):
@@ -425,7 +432,12 @@ def from_numpy(ndarray) -> Tensor:
     ndarray_dtype(ndarray)
     if not ndarray.flags.writeable:
         warnings.warn(_NOT_WRITABLE_WARNING, UserWarning, stacklevel=2)
-    return wrap(ndarray, _dev.CPU)
+    t = wrap(ndarray, _dev.CPU)
+    if (
+        ndarray.size == 0
+    ):  # the array's own strides, as PyTorch keeps them (a new empty tensor's are contiguous)
+        t._strides = tuple(s // ndarray.itemsize for s in ndarray.strides)
+    return t
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -594,7 +606,8 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False,
 
 # --- *_like -----------------------------------------------------------------------------------------
 def like(fn: str, input, dtype, device, requires_grad, memory_format):
-    """The dtype, device and host layout of a new tensor shaped like ``input`` (shared with _random)."""
+    """The dtype, device, host array and element strides of a new tensor shaped like ``input``
+    (shared with _random)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
     dt = dtype_arg(fn, dtype) or input.dtype
@@ -606,7 +619,7 @@ def like(fn: str, input, dtype, device, requires_grad, memory_format):
         if wants_contiguous(memory_format)
         else preserve_format_strides(shape, input.stride())
     )
-    return dt, dev, empty_host(shape, strides, dt.np)
+    return dt, dev, empty_host(shape, strides, dt.np), strides
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -617,8 +630,8 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     >>> yaten.empty_like(yaten.ones(2, 3), dtype=yaten.int32).dtype
     yaten.int32
     """
-    _, dev, host = like("empty_like", input, dtype, device, requires_grad, memory_format)
-    return make(host, dev, requires_grad)
+    _, dev, host, strides = like("empty_like", input, dtype, device, requires_grad, memory_format)
+    return make(host, dev, requires_grad, strides)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -629,9 +642,9 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     >>> yaten.zeros_like(yaten.tensor([[1, 2]]))
     tensor([[0, 0]])
     """
-    _, dev, host = like("zeros_like", input, dtype, device, requires_grad, memory_format)
+    _, dev, host, strides = like("zeros_like", input, dtype, device, requires_grad, memory_format)
     host[...] = 0
-    return make(host, dev, requires_grad)
+    return make(host, dev, requires_grad, strides)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -642,9 +655,9 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     >>> yaten.ones_like(yaten.zeros(2))
     tensor([1., 1.])
     """
-    _, dev, host = like("ones_like", input, dtype, device, requires_grad, memory_format)
+    _, dev, host, strides = like("ones_like", input, dtype, device, requires_grad, memory_format)
     host[...] = 1
-    return make(host, dev, requires_grad)
+    return make(host, dev, requires_grad, strides)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -656,6 +669,6 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     tensor([3, 3])
     """
     value, _ = fill_scalar("full_like", fill_value, 2)
-    dt, dev, host = like("full_like", input, dtype, device, requires_grad, memory_format)
+    dt, dev, host, strides = like("full_like", input, dtype, device, requires_grad, memory_format)
     host[...] = checked_scalar(value, dt)
-    return make(host, dev, requires_grad)
+    return make(host, dev, requires_grad, strides)

@@ -13,8 +13,11 @@ def contiguous_strides(shape) -> tuple:
 def is_non_overlapping_and_dense(shape, strides) -> bool:
     """Whether the elements fill a block without gaps or overlap, in some order of the dims.
 
-    As c10's ``compute_non_overlapping_and_dense``: dims of size < 2 never matter.
+    As c10's ``compute_non_overlapping_and_dense``: dims of size < 2 never matter. An empty tensor
+    counts as dense, as in c10 (whose flag is "contiguous, or ...", and every empty tensor is contiguous).
     """
+    if 0 in shape:
+        return True
     if len(shape) == 1:
         return shape[0] < 2 or strides[0] == 1
     need = 1

@@ -447,9 +447,9 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
         prob = float(F.number_arg("bernoulli", "p", 2, p))
         if not 0 <= prob <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={prob:g}")
-    _, dev, host = F.like("bernoulli", input, None, None, False, None)
+    _, dev, host, strides = F.like("bernoulli", input, None, None, False, None)
     host[...] = _engine("bernoulli", generator, dev).random(tuple(input.shape)) < prob
-    return F.make(host, dev)
+    return F.make(host, dev, False, strides)
 
 
 # --- *_like -----------------------------------------------------------------------------------------
@@ -461,11 +461,11 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
     >>> yaten.rand_like(yaten.zeros(2, 2, dtype=yaten.float64)).dtype
     yaten.float64
     """
-    dt, dev, host = F.like("rand_like", input, dtype, device, requires_grad, memory_format)
+    dt, dev, host, strides = F.like("rand_like", input, dtype, device, requires_grad, memory_format)
     if not dt.is_floating_point:
         raise F.not_implemented("check_uniform_bounds", dt)
     host[...] = _uniform01(_engine("rand_like", generator, dev), host.shape, dt)
-    return F.make(host, dev, requires_grad)
+    return F.make(host, dev, requires_grad, strides)
 
 
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -476,11 +476,11 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, r
     >>> yaten.randn_like(yaten.zeros(3)).shape
     yaten.Size([3])
     """
-    dt, dev, host = F.like("randn_like", input, dtype, device, requires_grad, memory_format)
+    dt, dev, host, strides = F.like("randn_like", input, dtype, device, requires_grad, memory_format)
     if not dt.is_floating_point:
         raise F.not_implemented("normal_kernel_cpu", dt)
     host[...] = _normal01(_engine("randn_like", generator, dev), host.shape, dt)
-    return F.make(host, dev, requires_grad)
+    return F.make(host, dev, requires_grad, strides)
 
 
 def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None,
@@ -495,10 +495,10 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     if high is None:
         low, high = 0, low
     lo, hi = _int64_arg("randint_like", "low", low), _int64_arg("randint_like", "high", high)
-    dt, dev, host = F.like("randint_like", input, dtype, device, requires_grad, memory_format)
+    dt, dev, host, strides = F.like("randint_like", input, dtype, device, requires_grad, memory_format)
     _check_from_to(lo, hi, dt)
     host[...] = _engine("randint_like", generator, dev).integers(lo, hi, host.shape, dtype=np.int64)
-    return F.make(host, dev, requires_grad)
+    return F.make(host, dev, requires_grad, strides)
 
 
 # --- in-place fills, for Tensor.uniform_/normal_ and nn.init --------------------------------------

@@ -65,6 +65,7 @@ class Tensor(TensorMethods):
         "_device",
         "_dtype",
         "_grad",
+        "_grad_fn",
         "_offset",
         "_output_nr",
         "_retains_grad",
@@ -72,7 +73,7 @@ class Tensor(TensorMethods):
         "_storage",
         "_strides",
         "_vc",
-        "grad_fn",
+        "_view_version",
     )  # fmt: skip
 
     # --- construction: the one place tensors are made from backend arrays --------------------
@@ -138,6 +139,8 @@ class Tensor(TensorMethods):
     def stride(self, dim: int | None = None):
         if self._strides is not None:
             st = self._strides  # an empty view: NumPy zeroes the strides of empty arrays, PyTorch keeps them
+        elif self._data.size == 0:
+            st = contiguous_strides(self._data.shape)  # a new empty tensor: PyTorch's are contiguous
         else:
             item = self._dtype.itemsize
             st = tuple([s // item for s in self._data.strides])
@@ -260,15 +263,34 @@ class Tensor(TensorMethods):
 
     @property
     def _version(self) -> int:
+        if is_inference(self):
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
-    @property
-    def _version(self) -> int:
-        return self._vc[0]
+    def is_inference(self) -> bool:
+        """Whether this tensor was made in inference mode (it then never joins a graph).
+
+        >>> import yaten
+        >>> with yaten.inference_mode():
+        ...     x = yaten.ones(2)
+        >>> x.is_inference(), (x + 1).is_inference()
+        (True, False)
+        """
+        return is_inference(self)
 
     # --- autograd metadata ----------------------------------------------------------------------
     @property
+    def grad_fn(self):
+        """The node that made this tensor (None for a leaf). A view whose storage was changed in place
+        since it was made reports its new history, as PyTorch does."""
+        if self._base is not None:
+            refresh_view(self)
+        return self._grad_fn
+
+    @property
     def requires_grad(self) -> bool:
+        if self._base is not None:
+            refresh_view(self)
         return self._rg
 
     @requires_grad.setter
@@ -284,6 +306,10 @@ class Tensor(TensorMethods):
             )
         if value and not self._dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and not _GRAD.inference and is_inference(self):
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+            )
         self._rg = value
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
@@ -293,6 +319,7 @@ class Tensor(TensorMethods):
                 f"{type(requires_grad).__name__}"
             )
         if requires_grad and not self._dtype.is_floating_point:
+            # PyTorch words this one differently from the requires_grad setter's.
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
@@ -372,6 +399,19 @@ class Tensor(TensorMethods):
         from .autograd.hooks import register_tensor_hook
 
         return register_tensor_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after backward accumulated a gradient into this leaf's ``.grad``.
+
+        >>> import yaten
+        >>> x = yaten.ones(2, requires_grad=True)
+        >>> h = x.register_post_accumulate_grad_hook(lambda t: print(t.grad))
+        >>> (x * 3).sum().backward()
+        tensor([3., 3.])
+        """
+        from .autograd.hooks import register_post_accumulate_grad_hook
+
+        return register_post_accumulate_grad_hook(self, hook)
 
     # --- conversion to Python and NumPy ---------------------------------------------------------
     def _host(self) -> np.ndarray:
@@ -555,16 +595,37 @@ def _new(data, device: _dev.device, offset: int, base, storage, vc, requires_gra
     t._vc = vc
     t._rg = requires_grad
     t._grad = None
-    t.grad_fn = None
+    t._grad_fn = None
     t._output_nr = 0
     t._acc = None
     t._retains_grad = False
+    t._view_version = None
     return t
 
 
 def wrap(data, device: _dev.device, requires_grad: bool = False) -> Tensor:
     """A new root tensor owning backend array ``data`` (the one place op results become tensors)."""
-    return _new(data, device, 0, None, None, [0], requires_grad)
+    return _new(data, device, 0, None, None, InferenceVersion() if _GRAD.inference else [0], requires_grad)
+
+
+class InferenceVersion(list):
+    """The version counter of an inference tensor: it counts nothing, and refuses in-place updates
+    outside inference mode (the generated in-place ops all bump ``_vc[0]``)."""
+
+    def __init__(self):
+        super().__init__((0,))
+
+    def __getitem__(self, i):
+        if not _GRAD.inference:
+            raise RuntimeError(_INFERENCE_INPLACE)
+        return 0
+
+    def __setitem__(self, i, value):
+        pass
+
+
+def is_inference(t: Tensor) -> bool:
+    return type(t._vc) is InferenceVersion
 
 
 def view_of(base: Tensor, data, offset: int) -> Tensor:
@@ -573,7 +634,21 @@ def view_of(base: Tensor, data, offset: int) -> Tensor:
     It shares ``base``'s version counter and storage; its ``_base`` is the root of ``base``'s views.
     """
     root = base._base if base._base is not None else base
-    return _new(data, base._device, offset, root, base._storage, base._vc, False)
+    t = _new(data, base._device, offset, root, base._storage, base._vc, False)
+    if _GRAD.enabled:
+        if type(base._vc) is list:  # (an inference tensor's views never join a graph)
+            t._view_version = base._vc[0]  # when its history was recorded: autograd.view_history
+    elif root._rg or base._rg:
+        t.__dict__["_no_grad_view"] = True  # in-place on it with grad mode on is refused
+    return t
+
+
+def alias(t: Tensor) -> Tensor:
+    """Another Tensor object for ``t``'s data: same storage, base, version counter and requires_grad,
+    but no history of its own (what a saved output unpacks to)."""
+    out = _new(t._data, t._device, t._offset, t._base, t._storage, t._vc, t._rg)
+    out._output_nr = t._output_nr
+    return out
 
 
 def strided_view(base: Tensor, shape, strides, offset: int) -> Tensor:
@@ -641,3 +716,12 @@ _NON_LEAF_GRAD_WARNING = (
     "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
     "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
+
+_INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed. You can make a clone to get a "
+    "normal tensor before doing inplace update."
+)
+
+# Imported last: the autograd package imports this module, which must be complete by then.
+from .autograd.grad_mode import STATE as _GRAD
+from .autograd.view_history import refresh_view

@@ -4,21 +4,38 @@ import numpy as np
 
 from .. import _tensor as T
 from .._backend import backend
+from . import functional as functional
+from . import graph as graph
+from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .engine import run_backward
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .function import Function
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)  # fmt: skip
+from .gradcheck import gradcheck, gradgradcheck  # GradcheckError: yaten.autograd.gradcheck, as PyTorch
 from .node import Node, gradient_edge
 
 __all__ = [
-    "GradcheckError",
+    "Function",
     "Node",
     "backward",
+    "detect_anomaly",
     "enable_grad",
     "grad",
     "gradcheck",
     "gradgradcheck",
+    "inference_mode",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "no_grad",
+    "set_detect_anomaly",
     "set_grad_enabled",
 ]
 

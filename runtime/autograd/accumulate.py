@@ -21,4 +21,6 @@ def accumulate_grad(variable, grad) -> None:
     node = ref() if ref is not None else None
     if node is not None and node._post_acc_hooks:
         for hook in tuple(node._post_acc_hooks.values()):
-            hook(variable)
+            returned = hook(variable)
+            if returned is not None:  # PyTorch's check (and wording): these hooks return nothing
+                raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")

@@ -6,13 +6,14 @@ PyTorch's CPU engine), so a long chain of 100,000 nodes is just a loop.
 
 import heapq
 
+from . import anomaly_mode
+from .anomaly_mode import STATE as ANOMALY
 from .grad_mode import STATE
-from .node import AccumulateGrad
 
 
 def _dependencies(roots):
     deps = {}
-    stack = [n for n in roots if n is not None]
+    stack = list(dict.fromkeys(n for n in roots if n is not None))  # a node may be several roots' node
     seen = set(stack)
     while stack:
         node = stack.pop()
@@ -72,7 +73,7 @@ def _pre(node, grads):
 
 
 def _call_node(node, grads):
-    if all(g is None for g in grads) and not isinstance(node, AccumulateGrad):
+    if node._skips_without_grads and all(g is None for g in grads):
         out = (None,) * len(node.next_functions)
     else:
         out = node.apply(grads)
@@ -82,6 +83,13 @@ def _call_node(node, grads):
             if res is not None:
                 out = tuple(res)
     return out
+
+
+def _expandable(shape, to) -> bool:
+    """Whether a tensor of ``shape`` broadcasts to ``to`` (so a gradient of shape ``to`` sums back)."""
+    if len(shape) > len(to):
+        return False
+    return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(to)))
 
 
 def _validate(node, outs):
@@ -95,15 +103,14 @@ def _validate(node, outs):
             continue
         shape, dtype = m
         if g._data.shape != shape:
-            from .formulas import sum_to
-
-            try:
-                g = sum_to(g, shape)
-            except RuntimeError:
+            if not _expandable(shape, g._data.shape):
                 raise RuntimeError(
                     f"Function {node.name()} returned an invalid gradient at index {i} - got {list(g.shape)} but "
                     f"expected shape compatible with {list(shape)}"
-                ) from None
+                )
+            from .formulas import sum_to
+
+            g = sum_to(g, shape)
         if g._dtype is not dtype:
             g = g.to(dtype)
         fixed[i] = g
@@ -147,16 +154,23 @@ def run_backward(roots, root_grads, keep_graph: bool, create_graph: bool, captur
             want = wanted.get(node) if captured is not None else None
             outs = ()
             if run or want:
-                grads = _pre(node, grads)
-                if want:
-                    for nr, i in want:
-                        captured[i] = grads[nr]
-                if run:
-                    if node._freed:
-                        node._check_not_freed()
-                    outs = _validate(node, _call_node(node, grads))
-                    if not keep_graph:
-                        node._release()
+                try:
+                    grads = _pre(node, grads)
+                    if want:
+                        for nr, i in want:
+                            captured[i] = grads[nr]
+                    if run:
+                        if node._freed:
+                            node._check_not_freed()
+                        outs = _validate(node, _call_node(node, grads))
+                        if ANOMALY.enabled and ANOMALY.check_nan:
+                            anomaly_mode.check_nan(node, outs)
+                        if not keep_graph:
+                            node._release()
+                except Exception as e:
+                    if ANOMALY.enabled:  # show the forward code that made the failing node
+                        anomaly_mode.report(node, e)
+                    raise
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is None:
                     continue

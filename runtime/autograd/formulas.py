@@ -54,11 +54,12 @@ def mean_backward(grad, shape, dim, keepdim):
 
 
 def pow_backward_self(grad, self, exponent):
+    """d x^e / dx = e x^(e-1), and 0 where e is 0 (so 0^0 has gradient 0, not 0 * 0^-1 = nan)."""
     if isinstance(exponent, (int, float)):
         if exponent == 0:
             return yaten.zeros_like(self)
         return grad * exponent * self.pow(exponent - 1)
-    return grad * exponent * self.pow(exponent - 1)
+    return yaten.where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
 
 
 def pow_backward_exponent(grad, self, exponent, result):
@@ -118,8 +119,30 @@ def log_softmax_backward(grad, result, dim):
     return grad - result.exp() * grad.sum(dim, keepdim=True)
 
 
+def _prod_of_others(x, dim):
+    """Along ``dim``, the product of every element but the one at each position, without dividing.
+
+    Row i of an (n, n) matrix holds x with x_i replaced by 1; its product is prod_{k != i} x_k. That is
+    O(n^2) but a polynomial of x, so it differentiates again where x has zeros (PyTorch's
+    ``prod_safe_zeros_backward`` reaches the same with exclusive cumprods, which yaten lacks).
+    """
+    xm = x.movedim(dim, -1)
+    n = xm.shape[-1]
+    eye = yaten.eye(n, dtype=yaten.bool, device=x.device)
+    rows = yaten.where(eye, 1.0, xm.unsqueeze(-2).expand(*xm.shape[:-1], n, n))
+    return rows.prod(-1).movedim(-1, dim)
+
+
 def prod_backward(grad, self, result, dim, keepdim):
     """d prod / d x_i: the product of the other elements, computed without dividing by zero."""
+    if self.ndim == 0:
+        return grad
+    if yaten.is_grad_enabled() and bool((self == 0).any()):
+        # create_graph with zeros in the input: the masked formula below is right but constant in the
+        # zero's neighbours, so its own derivative would be wrong; use the division-free product.
+        if dim is None:
+            return grad * _prod_of_others(self.reshape(-1), 0).reshape(self.shape)
+        return _restore_dims(grad, self.shape, (dim,), keepdim) * _prod_of_others(self, dim)
     if dim is None:
         g, r = grad, result
         nz = self == 0
@@ -137,20 +160,47 @@ def prod_backward(grad, self, result, dim, keepdim):
 
 
 def norm_backward(grad, self, p, result, dim, keepdim):
+    """PyTorch's norm_backward, case by case, so the kinks match: 0 where the norm is 0 and at zero
+    entries for p < 2, the gradient spread over ties (and NaNs) for p = +-inf, none at all for p = 0."""
     p = 2.0 if p is None else float(p)
+    if p == 0:
+        return None  # the count of non-zeros is piecewise constant: PyTorch returns an undefined grad
     g = _restore_dims(grad, self.shape, dim, keepdim) if self.ndim else grad
     r = _restore_dims(result, self.shape, dim, keepdim) if self.ndim else result
-    if p == 0:
-        return yaten.zeros_like(self)
     if p == 1:
-        return g * self.sign()
+        return self.sign() * g
     if p == 2:
-        return yaten.where(r == 0, yaten.zeros_like(self), g * self / r)
+        return g * yaten.where(r == 0, 0.0, self / r)
     if p == float("inf") or p == float("-inf"):
-        mask = self.abs() == r
-        return g * self.sign() * mask / mask.sum(tuple(dim) if dim else None, keepdim=True)
-    out = g * self * self.abs().pow(p - 2) / r.pow(p - 1)
-    return yaten.where(r == 0, yaten.zeros_like(self), out)
+        a = self.abs()
+        mask = (a == r) | a.isnan()
+        return self.sign() * (g / mask.sum(tuple(dim) if dim else None, keepdim=True) * mask)
+    if p < 1:
+        scaled = self.sign() * yaten.where(self == 0, 0.0, self.abs().pow(p - 1))
+        return scaled * g * r.pow(1 - p)
+    scaled = self.sign() * self.abs().pow(p - 1) if p < 2 else self * self.abs().pow(p - 2)
+    return scaled * yaten.where(r == 0, 0.0, g / r.pow(p - 1))
+
+
+def reciprocal_or_zero(x):
+    """1 / x, and 0 where x is 0: atan2's backward at the origin gives 0 there, as PyTorch's."""
+    return yaten.where(x == 0, 0.0, x.reciprocal())
+
+
+def relu_backward(grad, result):
+    """``grad`` where relu's ``result`` is positive or NaN, else 0: PyTorch's
+    ``threshold_backward(grad, result, 0)``. A result is never negative, so ``!= 0`` is that test in
+    one compare (and keeps NaN's gradient, which ``> 0`` would drop).
+
+    PyTorch's gradient also depends on ``result``, with derivative 0, so under create_graph a second
+    grad through relu gives zeros instead of "does not require grad". ``sign(result) * 0`` adds that
+    edge: it is exactly 0 (sign is -1, 0 or 1, even for inf and NaN) and its gradient is 0. First-order
+    backward (grad mode off) skips it.
+    """
+    out = grad * (result != 0)
+    if yaten.is_grad_enabled() and result.requires_grad and not out.requires_grad:
+        out = out + result.sign() * 0
+    return out
 
 
 def cumsum_backward(grad, dim):
@@ -176,13 +226,13 @@ def slice_backward(grad, shape, dim, start, end, step):
     return out
 
 
-def as_strided_backward(grad, self, size, stride, storage_offset):
-    flat = yaten.zeros(
-        self.untyped_storage().nbytes() // self.element_size(), dtype=grad.dtype, device=grad.device
-    )
-    view = flat.as_strided(size, stride, self.storage_offset() if storage_offset is None else storage_offset)
+def as_strided_backward(grad, geometry, size, stride, storage_offset):
+    """``geometry`` is the input's (shape, strides, storage offset, storage size)."""
+    shape, strides, offset, numel = geometry
+    flat = yaten.zeros(numel, dtype=grad.dtype, device=grad.device)
+    view = flat.as_strided(size, stride, offset if storage_offset is None else storage_offset)
     view.add_(grad)
-    return flat.as_strided(self.shape, self.stride(), self.storage_offset())
+    return flat.as_strided(shape, strides, offset)
 
 
 def split_backward(grads, dim):

@@ -1,4 +1,5 @@
-"""Grad modes: whether ops record a graph, per thread (no_grad, enable_grad, set_grad_enabled)."""
+"""Grad modes: whether ops record a graph, per thread (no_grad, enable_grad, set_grad_enabled,
+inference_mode)."""
 
 import functools
 import threading
@@ -24,7 +25,13 @@ def is_grad_enabled() -> bool:
 
 
 class _Mode:
-    """Base of the grad-mode context managers; each is also a decorator."""
+    """Base of the grad-mode context managers; each is also a decorator, with or without parentheses
+    (``@no_grad`` and ``@no_grad()``)."""
+
+    def __new__(cls, *args, **kwargs):
+        if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], type):
+            return cls()(args[0])
+        return super().__new__(cls)
 
     def __call__(self, fn):
         if isinstance(fn, type) or not callable(fn):
@@ -92,3 +99,43 @@ class set_grad_enabled(_Mode):
 
     def __exit__(self, *exc):
         STATE.enabled = self._prev
+
+
+def is_inference_mode_enabled() -> bool:
+    """Whether inference mode is on in this thread.
+
+    >>> import yaten
+    >>> with yaten.inference_mode():
+    ...     yaten.is_inference_mode_enabled()
+    True
+    """
+    return STATE.inference
+
+
+class inference_mode(_Mode):
+    """Like ``no_grad``, and the tensors made inside are inference tensors: they can never join a graph
+    later, and in-place updates to them outside inference mode are refused.
+
+    ``inference_mode(False)`` switches it off again (and turns grad mode on) within an outer one.
+
+    >>> import yaten
+    >>> x = yaten.ones(2, requires_grad=True)
+    >>> with yaten.inference_mode():
+    ...     y = x * 2
+    >>> y.requires_grad, y.is_inference()
+    (False, True)
+    """
+
+    def __init__(self, mode: bool = True):
+        self.mode = bool(mode)
+
+    def clone(self):
+        return type(self)(self.mode)
+
+    def __enter__(self):
+        self._prev = (STATE.enabled, STATE.inference)
+        STATE.inference = self.mode
+        STATE.enabled = not self.mode
+
+    def __exit__(self, *exc):
+        STATE.enabled, STATE.inference = self._prev

@@ -4,7 +4,7 @@ import weakref
 
 from .. import _tensor as T
 from ..utils.hooks import RemovableHandle
-from .node import gradient_edge
+from .node import accumulate_node, gradient_edge
 
 
 def _checked(hook, old, new):
@@ -31,10 +31,8 @@ def register_tensor_hook(t, hook) -> RemovableHandle:
 
     def prehook(grads):
         g = grads[nr]
-        if g is None:
-            return None
-        new = hook(g)
-        if new is None:
+        new = hook(g)  # as PyTorch, also with None when no gradient reached this output
+        if new is None or g is None:
             return None
         grads = list(grads)
         grads[nr] = _checked(hook, g, new)
@@ -43,6 +41,19 @@ def register_tensor_hook(t, hook) -> RemovableHandle:
     if t.grad_fn is None:
         t.__dict__.setdefault("_keep_accumulator", node)  # the hook lives as long as the leaf
     return RemovableHandle(node._pre_hooks, prehook)
+
+
+def register_post_accumulate_grad_hook(t, hook) -> RemovableHandle:
+    """``hook(t)`` runs after a gradient was accumulated into leaf ``t``'s ``.grad``."""
+    if not t._rg:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if t.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    node = accumulate_node(t)
+    if node._post_acc_hooks is None:
+        node._post_acc_hooks = {}
+    t.__dict__.setdefault("_keep_accumulator", node)
+    return RemovableHandle(node._post_acc_hooks, hook)
 
 
 def retain_grad_hook(t):

@@ -4,6 +4,7 @@ import itertools
 import weakref
 
 from .saved import FREED, SavedVariable
+from .view_history import refresh_view
 
 _sequence = itertools.count()
 
@@ -29,6 +30,7 @@ class Node:
         "next_functions",
     )  # fmt: skip
     _saved_fields: tuple = ()
+    _skips_without_grads = True  # when no gradient reached it, its inputs get none either (not run)
 
     def __init__(self, next_functions=(), num_outputs: int = 1):
         self.next_functions = next_functions
@@ -100,18 +102,22 @@ class Node:
             raise RuntimeError(FREED)
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
 
 class AccumulateGrad(Node):
     """Adds the incoming gradient into ``variable.grad`` (a leaf's sink in the graph)."""
 
     __slots__ = ("_post_acc_hooks", "variable")
+    _skips_without_grads = False
 
     def __init__(self, variable):
         super().__init__((), 1)
         self.variable = variable
         self._post_acc_hooks = None
+
+    def name(self) -> str:
+        return "yaten::autograd::AccumulateGrad"  # PyTorch names its C++ nodes by their namespace
 
     def apply(self, grads):
         from .accumulate import accumulate_grad
@@ -148,7 +154,9 @@ def accumulate_node(t) -> AccumulateGrad:
 
 def gradient_edge(t):
     """The ``(node, input_nr)`` where gradients for tensor ``t`` enter the graph."""
-    fn = t.grad_fn
+    if t._base is not None:
+        refresh_view(t)
+    fn = t._grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     if t._rg:

@@ -1,22 +1,36 @@
 """Recording a graph: what the generated autograd layer calls around each differentiable op."""
 
+from .anomaly_mode import STATE as ANOMALY
+from .anomaly_mode import forward_trace
+from .hooks import register_retain_grad
 from .node import gradient_edge
+from .view_history import rebase_view
 
 
 class TensorMeta:
-    """What a formula may read of a tensor it did not save: shape, dtype, device, ndim."""
+    """What a formula may read of a tensor it did not save: shape, dtype, device, ndim, and where
+    asked for, ``geometry``: (shape, strides, storage offset, storage size in elements)."""
 
-    __slots__ = ("device", "dtype", "ndim", "shape")
+    __slots__ = ("device", "dtype", "geometry", "ndim", "shape")
 
-    def __init__(self, t):
+    def __init__(self, t, geometry: bool = False):
         self.shape = t.shape
         self.dtype = t._dtype
         self.device = t._device
         self.ndim = t._data.ndim
+        if geometry:
+            self.geometry = (
+                tuple(t.shape),
+                tuple(t.stride()),
+                t.storage_offset(),
+                t.untyped_storage().nbytes() // t._dtype.itemsize,
+            )
 
 
 def connect(node, inputs) -> None:
     """Point ``node`` at the gradient edges of its differentiable ``inputs`` (None allowed)."""
+    if ANOMALY.enabled:
+        node.metadata["traceback_"] = forward_trace()
     edges, meta = [], []
     for t in inputs:
         if t is None:
@@ -32,15 +46,52 @@ def connect(node, inputs) -> None:
 def set_history(result, node, output_nr: int = 0) -> None:
     if not result._dtype.is_floating_point:
         return  # integer and bool outputs are not differentiable (argmax-like results, .long())
-    result.grad_fn = node
+    result._grad_fn = node
     result._rg = True
     result._output_nr = output_nr
 
 
+def set_inplace_history(t, node, output_nr: int = 0) -> None:
+    """Make in-place op ``node`` (output ``output_nr`` of it) the history of ``t``; for a view, rebase
+    its base's history too (a view is always the only output)."""
+    old = t.grad_fn
+    if t._retains_grad and old is not None:
+        old._retain_hooks.pop(t._output_nr, None)  # retain_grad follows the tensor's newest history
+    if t._base is not None:
+        rebase_view(t, node)
+    else:
+        set_history(t, node, output_nr)
+    if t._retains_grad:
+        register_retain_grad(t)
+
+
 def check_inplace(t) -> None:
     """In-place ops on a leaf that requires grad would lose its gradient: PyTorch forbids them."""
-    if t.grad_fn is None and t._rg:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    base = t._base
+    if base is not None and "_custom_view" in t.__dict__:
+        raise RuntimeError(custom_view_error(t, "is being modified inplace"))
+    if t._rg and (t if base is None else base).grad_fn is None:
+        what = "a leaf Variable" if base is None else "a view of a leaf Variable"
+        raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
+    if base is not None and base._rg and t.__dict__.get("_no_grad_view"):
+        raise RuntimeError(NO_GRAD_VIEW)
+
+
+def custom_view_error(t, what: str) -> str:
+    return (
+        f"{t.__dict__['_custom_view']} is a view and {what}. This view was created inside a custom Function (or "
+        "because an input was returned as-is) and the autograd logic to handle view+inplace would override the "
+        "custom backward associated with the custom Function, leading to incorrect gradients. This behavior is "
+        "forbidden. You can fix this by cloning the output of the custom Function."
+    )
+
+
+NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside "
+    "(if you want the inplace to be tracked)."
+)
 
 
 def out_of_autograd(name: str) -> None:

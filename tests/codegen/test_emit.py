@@ -158,12 +158,16 @@ def test_formulas_are_emitted_verbatim_with_their_line(files):
 def test_saved_tensor_when_a_formula_reads_it(files):
     mul = block(files["autograd_nodes.py"], "class MulBackward0")
     assert '__slots__ = ("_saved_self_", "_saved_other_")' in mul
-    assert "    @property\n    def _saved_self(node):\n        return node._saved_self_.unpack(node)\n" in mul
+    assert (
+        "    @property\n    def _saved_self(node):\n        return node._saved_self_.unpack_for_property(node)\n"
+        in mul
+    )
     assert "    def _saved_other(node):" in mul
     assert "        self = node._saved_self_.unpack(node)\n" in mul
     op = block(files["ops.py"], "def mul_Tensor(")
-    assert "        node._saved_self_ = _Saved(self, False)\n" in op
-    assert "        node._saved_other_ = _Saved(other, False)\n" in op
+    # Each operand is saved only when the other input's gradient (whose formula reads it) is needed.
+    assert "        node._saved_self_ = _Saved(self, False) if other._rg else _NOT_SAVED\n" in op
+    assert "        node._saved_other_ = _Saved(other, False) if self._rg else _NOT_SAVED\n" in op
 
 
 def test_only_metadata_saved_when_a_formula_reads_only_the_shape(files):
@@ -187,7 +191,9 @@ def test_non_tensor_arguments_are_saved_as_plain_values(files):
 
 def test_result_is_saved_as_an_output(files):
     exp = block(files["autograd_nodes.py"], "class ExpBackward0")
-    assert "    def _saved_result(node):\n        return node._saved_result_.unpack(node)\n" in exp
+    assert (
+        "    def _saved_result(node):\n        return node._saved_result_.unpack_for_property(node)\n" in exp
+    )
     op = block(files["ops.py"], "def exp(")
     # Saved after set_history: the output is saved with is_output=True, once it has its grad_fn.
     assert "        _set_history(result, node)\n        node._saved_result_ = _Saved(result, True)\n" in op
@@ -258,7 +264,8 @@ def test_inplace_variant_reuses_the_functional_kernel(files):
     assert "    self._vc[0] += 1\n" in op
     # The functional's node, saving self as it was before the write.
     assert "        node = MulBackward0()\n" in op
-    assert "        node._saved_self_ = _Saved(_original_self, False)\n" in op
+    assert "    _original_self = self.clone() if recording and other._rg else self\n" in op
+    assert "        node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED\n" in op
     assert op.rstrip().endswith("return self")
 
 

@@ -217,7 +217,7 @@ NATIVE_ERRORS = [
     pytest.param(
         EXP + "  tag: [pointwise]\n",
         f"{NF}:1: exp: unknown key 'tag'; the keys an entry may have are: "
-        "func, variants, dispatch, pointwise, promotion, promote, dtypes, tags, doc",
+        "func, variants, dispatch, pointwise, promotion, promote, dtypes, scalar_of, tags, doc",
         id="unknown-key",
     ),
     pytest.param(
@@ -617,3 +617,53 @@ def test_repository_generated_is_fresh():
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("generated/ is fresh (")
+
+
+# --- scalar_of ----------------------------------------------------------------------------------------
+MUL_SCALAR = """\
+- func: mul.Scalar(Tensor self, Scalar other) -> Tensor
+  pointwise: self * other
+  scalar_of: {target}
+"""
+
+
+@pytest.mark.parametrize(
+    "target, d, message",
+    [
+        ("mul.Tensor", GOOD_D, None),
+        (
+            "mull.Tensor",
+            GOOD_D,
+            f"{NF}:23: mul.Scalar: scalar_of names 'mull.Tensor', which is not an op of {NF}",
+        ),
+        (
+            "mul.Tensor",
+            GOOD_D.replace(
+                "- name: mul.Tensor(Tensor self, Tensor other) -> Tensor\n  self: grad * other\n  "
+                "other: mul(grad, self)\n",
+                "",
+            ),
+            f"{NF}:23: mul.Scalar: scalar_of names 'mul.Tensor', which has no derivatives entry to record",
+        ),
+        (
+            "mul.Tensor",
+            GOOD_D + "- name: mul.Scalar(Tensor self, Scalar other) -> Tensor\n  self: grad * other\n",
+            f"{NF}:23: mul.Scalar: has its own derivatives entry (line 13) but also scalar_of; it records "
+            "mul.Tensor's node, so remove one",
+        ),
+        (
+            "exp",
+            GOOD_D,
+            f"{NF}:23: mul.Scalar: scalar_of 'exp' must have the same arguments, with Tensor where this overload "
+            "has Scalar; its schema is 'exp(Tensor self) -> Tensor'",
+        ),
+    ],
+    ids=["ok", "unknown", "no-derivative", "own-derivative", "other-arguments"],
+)
+def test_scalar_of(tmp_path, target, d, message):
+    nf = GOOD_NF + MUL_SCALAR.format(target=target)
+    if message is None:
+        spec = load(make_root(tmp_path, nf=nf, d=d))
+        assert next(f for f in spec.functions if f.name == "mul.Scalar").scalar_of == "mul.Tensor"
+    else:
+        assert spec_error(tmp_path, nf=nf, d=d) == message

@@ -356,3 +356,38 @@ def test_check_schemas_reports_failures(tmp_path: Path) -> None:
     assert "unknown type 'Foo' in argument 'x'" in result.stderr
     assert "prints back as: bar(Tensor self, int x) -> Tensor" in result.stderr
     assert "entry 4: no 'func:' string" in result.stderr
+
+
+def test_backward_class_names_are_pytorchs() -> None:
+    """Each Backward class is named as PyTorch names the node of the same overload (its index among
+    the entries of that base name in PyTorch's derivatives.yaml), so ``grad_fn.name()`` agrees."""
+    import torchgen
+    import yaml
+
+    from codegen.api import backward_names
+    from codegen.load import load
+
+    path = os.path.join(os.path.dirname(torchgen.__file__), "packaged/autograd/derivatives.yaml")
+    with open(path) as f:
+        torch_entries = yaml.safe_load(f)
+
+    class Entry:  # what backward_names reads of an entry
+        def __init__(self, signature: str):
+            self.schema = FunctionSchema.parse(signature)
+
+    torch_names = backward_names([Entry(e["name"]) for e in torch_entries])
+    ours = backward_names(load(Path(__file__).resolve().parents[2]).derivatives)
+    order = list(torch_names)
+
+    def comparable(op: str) -> bool:
+        # The index can only agree when every PyTorch entry of that base name before it is ours too
+        # (fill_.Scalar is FillBackward2 in PyTorch, after fill.Scalar and fill.Tensor, which we lack).
+        base = op.split(".")[0].rstrip("_")
+        earlier = [o for o in order[: order.index(op)] if o.split(".")[0].rstrip("_") == base]
+        return all(o in ours for o in earlier)
+
+    differs = {
+        op: (cls, torch_names[op]) for op, cls in ours.items() if op in torch_names and torch_names[op] != cls
+    }
+    assert {op: names for op, names in differs.items() if comparable(op)} == {}
+    assert sum(comparable(op) for op in ours if op in torch_names) >= 90  # most are compared

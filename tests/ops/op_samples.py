@@ -188,7 +188,7 @@ EXPLICIT = {
     "t": [Sample((_f(3, 4),))],
     "permute": [Sample((_f(3, 4, 2), (2, 0, 1)))],
     "expand": [Sample((_f(3, 1), (3, 4)), method=True), Sample((_f(4), (2, 4)), method=True)],
-    "expand_as": [Sample((_f(3, 1), _f(3, 4)), method=True, grad=False)],
+    "expand_as": [Sample((_f(3, 1), _f(3, 4)), method=True)],
     "squeeze": [Sample((_f(3, 1, 4),))],
     "squeeze.dim": [Sample((_f(3, 1, 4), 1))],
     "squeeze.dims": [Sample((_f(3, 1, 1), [1, 2]))],
@@ -232,7 +232,10 @@ EXPLICIT = {
     ],
     "gelu": [Sample((_f(3, 4),)), Sample((_f(3, 4),), {"approximate": "tanh"})],
     "square": [Sample((_f(3, 4),))],
-    "_to_copy": [Sample((_f(3, 4),), {"dtype": "float32"}, grad=False)],
+    "_to_copy": [
+        Sample((_f(3, 4),), {"dtype": "float32"}, grad=False),  # float32: too coarse for finite differences
+        Sample((_f(3, 4),), {"dtype": "float64"}, label="same dtype"),
+    ],
 }
 
 # Overloads that are not user-facing or whose samples live elsewhere (with the reason).
@@ -251,7 +254,14 @@ def functional_ops():
 
 
 def differentiable(name: str) -> bool:
-    return SPEC.derivative_for(name) is not None
+    """An op with a derivatives.yaml entry, one that records the entry of the op it is the Scalar overload
+    of (``scalar_of``), or a CompositeImplicitAutograd one (differentiable through the ops it calls)."""
+    if SPEC.derivative_for(name) is not None:
+        return True
+    fn = next(f for f in SPEC.functions if f.name == name)
+    if getattr(fn, "scalar_of", None) is not None:
+        return differentiable(fn.scalar_of)
+    return any(key == "CompositeImplicitAutograd" for key, _ in fn.dispatch)
 
 
 # Bad inputs, per overload: torch raises on each, and yaten must raise the same exception type.

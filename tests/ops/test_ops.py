@@ -136,11 +136,23 @@ def _float64(sample):
     return _as_dtype(sample, np.float64)
 
 
+def _flatten(args):
+    for a in args:
+        if isinstance(a, list):
+            yield from a
+        else:
+            yield a
+
+
+def _has_float_tensor(sample) -> bool:
+    return any(isinstance(a, np.ndarray) and a.dtype.kind == "f" for a in _flatten(sample.args))
+
+
 def _grad_cases():
     out = []
     for p in CASES:
         fn, sample = p.values
-        if differentiable(fn.name) and sample.grad and "float64" in p.id:
+        if differentiable(fn.name) and sample.grad and "float64" in p.id and _has_float_tensor(sample):
             out.append(p)
     return out
 
@@ -177,16 +189,8 @@ def test_gradients_match_torch(fn, sample):
         _assert_same(yy.grad, ty.grad, f"grad of input {i}")
 
 
-def _flatten(args):
-    for a in args:
-        if isinstance(a, list):
-            yield from a
-        else:
-            yield a
-
-
-@pytest.mark.parametrize("fn, sample", [p for p in _grad_cases() if "empty" not in p.id])
-def test_gradcheck(fn, sample):
+def _checked_function(fn, sample):
+    """``(func, inputs)`` for gradcheck: func takes the sample's float tensors (requiring grad) positionally."""
     args = [_convert(a, yaten, requires_grad=True) for a in sample.args]
     kwargs = {k: _convert(v, yaten) for k, v in sample.kwargs.items()}
     name = fn.schema.name.name
@@ -201,7 +205,33 @@ def test_gradcheck(fn, sample):
             return getattr(rebuilt[0], name)(*rebuilt[1:], **kwargs)
         return getattr(yaten, name)(*rebuilt, **kwargs)
 
-    assert yaten.autograd.gradcheck(func, tuple(flat), eps=1e-6, atol=1e-5, rtol=1e-3)
+    return func, tuple(flat)
+
+
+@pytest.mark.parametrize("fn, sample", [p for p in _grad_cases() if "empty" not in p.id])
+def test_gradcheck(fn, sample):
+    func, inputs = _checked_function(fn, sample)
+    assert yaten.autograd.gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)
+
+
+def _gradgrad_cases():
+    """The gradcheck cases but the empty samples: every differentiable op of the table differentiates
+    twice (in PyTorch too)."""
+    return [p for p in _grad_cases() if "empty" not in p.id]
+
+
+@pytest.mark.parametrize("fn, sample", _gradgrad_cases())
+def test_gradgradcheck(fn, sample):
+    func, inputs = _checked_function(fn, sample)
+    # Not vacuous: the first backward, with create_graph, gives gradients for gradgradcheck to check.
+    result = func(*inputs)
+    outs = [o for o in (result if isinstance(result, (tuple, list)) else [result]) if o.requires_grad]
+    grads = yaten.autograd.grad(
+        outs, inputs, [yaten.ones_like(o) for o in outs], create_graph=True, allow_unused=True
+    )
+    assert any(g is not None for g in grads), "no gradient reached the inputs"
+    yaten.manual_seed(0)  # the random grad_outputs
+    assert yaten.autograd.gradgradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)
 
 
 def test_every_op_has_samples():

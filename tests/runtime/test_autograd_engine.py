@@ -13,33 +13,9 @@ import pytest
 import torch
 
 import yaten
-
-
-def _name(x) -> str:
-    return str(x).replace("torch.", "yaten.")
-
-
-def _value(x):
-    """A comparable picture of a result: tensors (nested in tuples/lists) by dtype, shape and values."""
-    if isinstance(x, (tuple, list)):
-        return type(x).__name__, [_value(v) for v in x]
-    if isinstance(x, (torch.Tensor, yaten.Tensor)):
-        return "tensor", _name(x.dtype), tuple(x.shape), x.tolist(), x.requires_grad
-    return x
-
-
-def _run(case, m):
-    try:
-        return _value(case(m))
-    except Exception as e:  # compared by type and message below
-        return type(e), _name(e)
-
-
-def _same(case) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # torch's create_graph reference-cycle warning
-        got, want = _run(case, yaten), _run(case, torch)
-    assert got == want
+from tests.runtime.parity import name as _name
+from tests.runtime.parity import run as _run
+from tests.runtime.parity import same as _same
 
 
 def _leaf(m, data, dtype=None):

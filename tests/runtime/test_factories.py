@@ -763,3 +763,8 @@ def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
     assert not [n for n in module.__all__ if ">>>" not in (getattr(module, n).__doc__ or "")]
+
+
+@pytest.mark.parametrize("expr", ["zeros(0, 3)", "ones(2, 0, 3)", "zeros(0)", "tensor([])", "empty(4, 0)"])
+def test_new_empty_tensors_have_contiguous_strides_as_torch(expr):
+    assert eval(f"yaten.{expr}").stride() == eval(f"torch.{expr}").stride()

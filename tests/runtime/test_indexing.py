@@ -472,7 +472,6 @@ def test_advanced_setitem_gradient_matches_torch(stmt):
         _same(vy, vt)
 
 
-@pytest.mark.xfail(strict=True, reason="in-place autograd through views (CopySlices) is not implemented yet")
 @pytest.mark.parametrize("stmt", ["y[0] = 5", "y[0:2] = x[2] * 3"])
 def test_basic_setitem_on_non_leaf_gradient(stmt):
     grads = []
@@ -485,7 +484,6 @@ def test_basic_setitem_on_non_leaf_gradient(stmt):
     _same(grads[1], grads[0])
 
 
-@pytest.mark.xfail(strict=True, reason="in-place on a view of a leaf that requires grad is not refused yet")
 def test_basic_setitem_on_leaf_requiring_grad_is_refused():
     x = yaten.zeros(3, requires_grad=True)
     with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):

@@ -207,7 +207,10 @@ def silu(x):
 
 @_jit
 def relu(x):
-    return max(0, x)  # NaN stays NaN
+    # NaN passes through and -0.0 stays -0.0, as torch.relu (max(0, x) would turn NaN into 0).
+    if x < 0:
+        return 0
+    return x
 
 
 @_jit
