@@ -30,7 +30,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check codegen runtime tests bench examples
 
 demo: $(STAMP)
-	$(PY) examples/fit_polynomial.py
+	$(PY) examples/train_digits.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import timeit
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -71,6 +72,18 @@ def cold_import():
     )
 
 
+def digits_epoch(kind: str):
+    """Seconds per training epoch of examples/train_digits.py (median of 5 epochs), yaten and torch."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+    import train_digits
+
+    per_epoch = {}
+    for lib in (yaten, torch):
+        *_, seconds = train_digits.train(lib, kind, epochs=6, quiet=True)
+        per_epoch[lib] = float(np.median(seconds[1:]))  # the first epoch also compiles kernels
+    return per_epoch[yaten], per_epoch[torch], None
+
+
 ROWS = [
     ("add, 2 elements (no grad)", tiny_add, "yaten/torch <= 1.0"),
     ("(a*b).sum().backward(), 2 elements", tiny_fwd_bwd, "yaten/torch <= 1.0"),
@@ -78,6 +91,8 @@ ROWS = [
     ("sum, 1e7 float32", big_sum, "yaten/torch <= 1.2"),
     ("matmul 1024x1024 float32", matmul, "yaten >= 0.9x NumPy throughput"),
     ("cold import (s)", cold_import, "yaten <= 0.5 s"),
+    ("digits MLP, one epoch (23 batches of 64)", lambda: digits_epoch("mlp"), "yaten/torch <= 1.0"),
+    ("digits CNN, one epoch (23 batches of 64)", lambda: digits_epoch("cnn"), "yaten/torch <= 2.0"),
 ]
 
 

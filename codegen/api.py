@@ -16,7 +16,9 @@ from codegen.model import Argument, FunctionSchema
 
 
 def camel(base: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in base.strip("_").split("_"))
+    """PyTorch's node-name stem: each ``_`` part title-cased, so a letter after a digit is upper case
+    too (``log1p`` -> ``Log1P``, ``max_pool2d`` -> ``MaxPool2D``)."""
+    return "".join(part.title() for part in base.split("_"))
 
 
 def backward_names(derivatives) -> dict:

@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from codegen import api, lower
+from codegen import formulas as F
 from codegen.load import Spec, SpecError
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -115,6 +116,10 @@ class PointwiseKernel:
     expr: str
     cuda_expr: str
     line: int
+    unit_alpha_params: str | None = None  # the cpu kernel for alpha == 1 (alpha dropped): its parameters
+    unit_alpha_expr: str | None = None
+    numpy: str | None = None  # the NumPy ufunc that the cpu kernel is exactly, if any
+    unit_alpha_numpy: str | None = None
 
 
 def render(spec: Spec) -> dict[str, str]:
@@ -139,8 +144,9 @@ def render(spec: Spec) -> dict[str, str]:
             )
         if fn.schema.kind() == "out":
             outs[functional.name] = api.pyname(fn)
-        node = nodes.get(fn.name) or (nodes.get(functional.name) if fn.schema.kind() == "inplace" else None)
-        recorded = functional if fn.schema.kind() == "inplace" else fn
+        inplace_of = functional if fn.schema.kind() == "inplace" else None
+        node = nodes.get(fn.name) or (nodes.get(inplace_of.name) if inplace_of is not None else None)
+        recorded = inplace_of if fn.schema.kind() == "inplace" else fn
         if recorded is not None and recorded.scalar_of is not None:
             node = nodes[recorded.scalar_of]
         if fn.pointwise is not None:
@@ -178,8 +184,12 @@ def render(spec: Spec) -> dict[str, str]:
             continue
         params = lower.pointwise_params(fn)
         tensors = {a.name for a in fn.schema.flat_arguments if str(a.type) == "Tensor"}
+        unit = F.without_unit_factor(fn.pointwise, "alpha") if "alpha" in params else None
         kernels.append(PointwiseKernel(api.pyname(fn), ", ".join(params), fn.pointwise,
-                                       _cuda_expr(fn.pointwise, tensors), fn.line))  # fmt: skip
+                                       _cuda_expr(fn.pointwise, tensors), fn.line,
+                                       unit and ", ".join(p for p in params if p != "alpha"), unit,
+                                       F.numpy_ufunc(fn.pointwise, tensors),
+                                       unit and F.numpy_ufunc(unit, tensors)))  # fmt: skip
 
     functions = _bindings(spec, outs, "function")
     methods = _bindings(spec, outs, "method")

@@ -65,3 +65,37 @@ def called_functions(expr: str) -> list[str]:
             if node.func.id not in out:
                 out.append(node.func.id)
     return out
+
+
+def without_unit_factor(expr: str, name: str) -> str | None:
+    """``expr`` with ``name`` taken as 1 (``self + alpha * other`` -> ``self + other``), when ``name``
+    only ever multiplies; None otherwise. Dropping the factor, rather than writing a literal 1, keeps
+    every operation in the kernel's own dtype."""
+
+    class Drop(ast.NodeTransformer):
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            if isinstance(node.op, ast.Mult):
+                if isinstance(node.left, ast.Name) and node.left.id == name:
+                    return node.right
+                if isinstance(node.right, ast.Name) and node.right.id == name:
+                    return node.left
+            return node
+
+    tree = Drop().visit(parse(expr))
+    if name not in free_names(expr) or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(tree)):
+        return None
+    return ast.unparse(tree)
+
+
+NUMPY_BINARY = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply"}
+
+
+def numpy_ufunc(expr: str, tensors: set) -> str | None:
+    """The NumPy ufunc an expression is exactly (``self * other`` of two tensors -> ``multiply``), or
+    None. NumPy's own loops are SIMD; a Numba ufunc of the same arithmetic gives the same numbers slower."""
+    top = parse(expr).body
+    binary = isinstance(top, ast.BinOp) and type(top.op) in NUMPY_BINARY
+    if binary and all(isinstance(side, ast.Name) and side.id in tensors for side in (top.left, top.right)):
+        return NUMPY_BINARY[type(top.op)]
+    return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from codegen import api
+from codegen import formulas as F
 from codegen.entries import NativeFunction
 from codegen.load import Spec
 
@@ -59,7 +60,8 @@ def pointwise_params(fn: NativeFunction) -> list[str]:
 
 
 def pointwise_decl(fn: NativeFunction) -> tuple:
-    """(op function name, tensor positions, promoted positions, kind, dtypes, alpha position)."""
+    """(op function name, tensor positions, promoted positions, kind, dtypes, alpha position, the cpu
+    kernel for alpha == 1 or None)."""
     params = fn.schema.flat_arguments
     tensors = tuple(i for i, a in enumerate(params) if str(a.type) == "Tensor")
     if fn.promote is not None:
@@ -69,7 +71,9 @@ def pointwise_decl(fn: NativeFunction) -> tuple:
             i for i, a in enumerate(params) if str(a.type) == "Tensor" or a.name in ("self", "other")
         )
     alpha = next((i for i, a in enumerate(params) if a.name == "alpha"), None)
-    return api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(alpha)
+    unit = alpha is not None and F.without_unit_factor(fn.pointwise, "alpha") is not None
+    unit_fn = f"_pw_cpu.{api.pyname(fn)}_kernel_unit_alpha" if unit else "None"
+    return api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(alpha), unit_fn
 
 
 def return_type(fn: NativeFunction) -> tuple[str, tuple] | None:

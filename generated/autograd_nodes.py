@@ -15,7 +15,7 @@ __all__ = [
     "LogBackward0",
     "Log2Backward0",
     "Log10Backward0",
-    "Log1pBackward0",
+    "Log1PBackward0",
     "SqrtBackward0",
     "RsqrtBackward0",
     "ReciprocalBackward0",
@@ -112,6 +112,22 @@ __all__ = [
     "MaskedSelectBackward0",
     "IndexBackward0",
     "IndexPutBackward0",
+    "LeakyReluBackward0",
+    "EluBackward0",
+    "SoftplusBackward0",
+    "HardtanhBackward0",
+    "EmbeddingBackward0",
+    "BinaryCrossEntropyBackward0",
+    "ConvolutionBackward0",
+    "ConvolutionBackwardBackward0",
+    "MaxPool2DWithIndicesBackward0",
+    "MaxPool2DWithIndicesBackwardBackward0",
+    "AvgPool2DBackward0",
+    "AvgPool2DBackwardBackward0",
+    "AdaptiveAvgPool2DBackward0",
+    "AdaptiveAvgPool2DBackwardBackward0",
+    "NativeLayerNormBackward0",
+    "NativeBatchNormBackward0",
 ]
 
 
@@ -273,7 +289,7 @@ class Log10Backward0(Node):
         return (grad_self,)
 
 
-class Log1pBackward0(Node):
+class Log1PBackward0(Node):
     """log1p(Tensor self) -> Tensor"""
 
     __slots__ = ("_saved_self_",)
@@ -2530,3 +2546,556 @@ class IndexPutBackward0(Node):
         grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:238
         grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:239
         return (grad_self, grad_values)
+
+
+class LeakyReluBackward0(Node):
+    """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_negative_slope")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:242
+        self = node._saved_self_.unpack(node)
+        negative_slope = node._saved_negative_slope
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:243
+        return (grad_self,)
+
+
+class EluBackward0(Node):
+    """elu(Tensor self, Scalar alpha=1) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_alpha")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:244
+        self = node._saved_self_.unpack(node)
+        alpha = node._saved_alpha
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:245
+        return (grad_self,)
+
+
+class SoftplusBackward0(Node):
+    """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_beta", "_saved_threshold")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:246
+        self = node._saved_self_.unpack(node)
+        beta = node._saved_beta
+        threshold = node._saved_threshold
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:247
+        return (grad_self,)
+
+
+class HardtanhBackward0(Node):
+    """hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_min_val", "_saved_max_val")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:248
+        self = node._saved_self_.unpack(node)
+        min_val = node._saved_min_val
+        max_val = node._saved_max_val
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:249
+        return (grad_self,)
+
+
+class EmbeddingBackward0(Node):
+    """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"""
+
+    __slots__ = ("_saved_weight_", "_saved_indices_", "_saved_padding_idx", "_saved_scale_grad_by_freq")
+    _saved_fields = ("_saved_weight_", "_saved_indices_")
+
+    @property
+    def _saved_weight_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_weight_.shape
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:250
+        weight = node._saved_weight_
+        indices = node._saved_indices_.unpack(node)
+        padding_idx = node._saved_padding_idx
+        scale_grad_by_freq = node._saved_scale_grad_by_freq
+        grad = grads[0]
+        needs = node._needs()
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:251
+        return (grad_weight,)
+
+
+class BinaryCrossEntropyBackward0(Node):
+    """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_target_", "_saved_weight_", "_saved_reduction")
+    _saved_fields = ("_saved_self_", "_saved_target_", "_saved_weight_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_target(node):
+        return node._saved_target_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_target(node):
+        return node._saved_target_
+
+    @property
+    def _saved_weight(node):
+        return node._saved_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_weight(node):
+        return node._saved_weight_
+
+    def apply(node, grads):  # spec/derivatives.yaml:252
+        self = node._saved_self_.unpack(node)
+        target = node._saved_target_.unpack(node)
+        weight = node._saved_weight_.unpack(node)
+        reduction = node._saved_reduction
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:253
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:254
+        return (grad_self, grad_target)
+
+
+class ConvolutionBackward0(Node):
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor"""
+
+    __slots__ = ("_saved_input_", "_saved_weight_", "_saved_bias_", "_saved_stride", "_saved_padding", "_saved_dilation", "_saved_transposed", "_saved_output_padding", "_saved_groups")
+    _saved_fields = ("_saved_input_", "_saved_weight_", "_saved_bias_")
+
+    @property
+    def _saved_input(node):
+        return node._saved_input_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input(node):
+        return node._saved_input_
+
+    @property
+    def _saved_weight(node):
+        return node._saved_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_weight(node):
+        return node._saved_weight_
+
+    @property
+    def _saved_bias(node):
+        return node._saved_bias_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_bias(node):
+        return node._saved_bias_
+
+    def apply(node, grads):  # spec/derivatives.yaml:257
+        input = node._saved_input_.unpack(node)
+        weight = node._saved_weight_.unpack(node)
+        bias = node._saved_bias_.unpack(node)
+        stride = node._saved_stride
+        padding = node._saved_padding
+        dilation = node._saved_dilation
+        transposed = node._saved_transposed
+        output_padding = node._saved_output_padding
+        groups = node._saved_groups
+        grad = grads[0]
+        needs = node._needs()
+        grad_input_mask = (needs[0], needs[1], needs[2],)
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:258
+        return (grad_input, grad_weight, grad_bias)
+
+
+class ConvolutionBackwardBackward0(Node):
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ("_saved_grad_output_", "_saved_input_", "_saved_weight_", "_saved_stride", "_saved_padding", "_saved_dilation", "_saved_transposed", "_saved_output_padding", "_saved_groups", "_saved_output_mask")
+    _saved_fields = ("_saved_grad_output_", "_saved_input_", "_saved_weight_")
+
+    @property
+    def _saved_grad_output(node):
+        return node._saved_grad_output_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_grad_output(node):
+        return node._saved_grad_output_
+
+    @property
+    def _saved_input(node):
+        return node._saved_input_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input(node):
+        return node._saved_input_
+
+    @property
+    def _saved_weight(node):
+        return node._saved_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_weight(node):
+        return node._saved_weight_
+
+    def apply(node, grads):  # spec/derivatives.yaml:259
+        grad_output = node._saved_grad_output_.unpack(node)
+        input = node._saved_input_.unpack(node)
+        weight = node._saved_weight_.unpack(node)
+        stride = node._saved_stride
+        padding = node._saved_padding
+        dilation = node._saved_dilation
+        transposed = node._saved_transposed
+        output_padding = node._saved_output_padding
+        groups = node._saved_groups
+        output_mask = node._saved_output_mask
+        grads = node._materialize(grads)
+        needs = node._needs()
+        grad_input_mask = (needs[0], needs[1], needs[2],)
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:260
+        return (grad_grad_output, grad_input, grad_weight)
+
+
+class MaxPool2DWithIndicesBackward0(Node):
+    """max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ("_saved_self_", "_saved_kernel_size", "_saved_stride", "_saved_padding", "_saved_dilation", "_saved_ceil_mode", "_saved_result1_")
+    _saved_fields = ("_saved_self_", "_saved_result1_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result1(node):
+        return node._saved_result1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result1(node):
+        return node._saved_result1_
+
+    def apply(node, grads):  # spec/derivatives.yaml:261
+        self = node._saved_self_.unpack(node)
+        kernel_size = node._saved_kernel_size
+        stride = node._saved_stride
+        padding = node._saved_padding
+        dilation = node._saved_dilation
+        ceil_mode = node._saved_ceil_mode
+        result1 = node._saved_result1_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:263
+        return (grad_self,)
+
+
+class MaxPool2DWithIndicesBackwardBackward0(Node):
+    """max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:264
+        self = node._saved_self_
+        indices = node._saved_indices_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:265
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:266
+        return (grad_grad_output, grad_self)
+
+
+class AvgPool2DBackward0(Node):
+    """avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_kernel_size", "_saved_stride", "_saved_padding", "_saved_ceil_mode", "_saved_count_include_pad", "_saved_divisor_override")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:267
+        self = node._saved_self_.unpack(node)
+        kernel_size = node._saved_kernel_size
+        stride = node._saved_stride
+        padding = node._saved_padding
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:268
+        return (grad_self,)
+
+
+class AvgPool2DBackwardBackward0(Node):
+    """avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_kernel_size", "_saved_stride", "_saved_padding", "_saved_ceil_mode", "_saved_count_include_pad", "_saved_divisor_override")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    def apply(node, grads):  # spec/derivatives.yaml:269
+        self = node._saved_self_
+        kernel_size = node._saved_kernel_size
+        stride = node._saved_stride
+        padding = node._saved_padding
+        ceil_mode = node._saved_ceil_mode
+        count_include_pad = node._saved_count_include_pad
+        divisor_override = node._saved_divisor_override
+        grad = grads[0]
+        needs = node._needs()
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:270
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:271
+        return (grad_grad_output, grad_self)
+
+
+class AdaptiveAvgPool2DBackward0(Node):
+    """adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:272
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:273
+        return (grad_self,)
+
+
+class AdaptiveAvgPool2DBackwardBackward0(Node):
+    """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_grad_output_", "_saved_self_")
+    _saved_fields = ("_saved_grad_output_", "_saved_self_")
+
+    @property
+    def _saved_grad_output_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_grad_output_.shape
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    def apply(node, grads):  # spec/derivatives.yaml:274
+        grad_output = node._saved_grad_output_
+        self = node._saved_self_
+        grad = grads[0]
+        needs = node._needs()
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:275
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:276
+        return (grad_grad_output, grad_self)
+
+
+class NativeLayerNormBackward0(Node):
+    """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ("_saved_input_", "_saved_normalized_shape", "_saved_weight_", "_saved_eps", "_saved_result1_", "_saved_result2_")
+    _saved_fields = ("_saved_input_", "_saved_weight_", "_saved_result1_", "_saved_result2_")
+
+    @property
+    def _saved_input(node):
+        return node._saved_input_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input(node):
+        return node._saved_input_
+
+    @property
+    def _saved_weight(node):
+        return node._saved_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_weight(node):
+        return node._saved_weight_
+
+    @property
+    def _saved_result1(node):
+        return node._saved_result1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result1(node):
+        return node._saved_result1_
+
+    @property
+    def _saved_result2(node):
+        return node._saved_result2_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result2(node):
+        return node._saved_result2_
+
+    def apply(node, grads):  # spec/derivatives.yaml:279
+        input = node._saved_input_.unpack(node)
+        normalized_shape = node._saved_normalized_shape
+        weight = node._saved_weight_.unpack(node)
+        eps = node._saved_eps
+        result1 = node._saved_result1_.unpack(node)
+        result2 = node._saved_result2_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_input_mask = (needs[0], needs[1], needs[2],)
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:281
+        return (grad_input, grad_weight, grad_bias)
+
+
+class NativeBatchNormBackward0(Node):
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ("_saved_input_", "_saved_weight_", "_saved_running_mean_", "_saved_running_var_", "_saved_training", "_saved_eps", "_saved_result1_", "_saved_result2_")
+    _saved_fields = ("_saved_input_", "_saved_weight_", "_saved_running_mean_", "_saved_running_var_", "_saved_result1_", "_saved_result2_")
+
+    @property
+    def _saved_input(node):
+        return node._saved_input_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input(node):
+        return node._saved_input_
+
+    @property
+    def _saved_weight(node):
+        return node._saved_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_weight(node):
+        return node._saved_weight_
+
+    @property
+    def _saved_running_mean(node):
+        return node._saved_running_mean_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_running_mean(node):
+        return node._saved_running_mean_
+
+    @property
+    def _saved_running_var(node):
+        return node._saved_running_var_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_running_var(node):
+        return node._saved_running_var_
+
+    @property
+    def _saved_result1(node):
+        return node._saved_result1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result1(node):
+        return node._saved_result1_
+
+    @property
+    def _saved_result2(node):
+        return node._saved_result2_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result2(node):
+        return node._saved_result2_
+
+    def apply(node, grads):  # spec/derivatives.yaml:282
+        input = node._saved_input_.unpack(node)
+        weight = node._saved_weight_.unpack(node)
+        running_mean = node._saved_running_mean_.unpack(node)
+        running_var = node._saved_running_var_.unpack(node)
+        training = node._saved_training
+        eps = node._saved_eps
+        result1 = node._saved_result1_.unpack(node)
+        result2 = node._saved_result2_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_input_mask = (needs[0], needs[1], needs[2],)
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:284
+        return (grad_input, grad_weight, grad_bias)

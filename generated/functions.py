@@ -6,7 +6,7 @@ from yaten._arg_parser import REQUIRED as _R
 from yaten._arg_parser import Overload as _Overload
 from yaten._arg_parser import resolve as _resolve
 
-__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put"]
+__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
 
 _neg_overloads = (
     _Overload("neg", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
@@ -1361,3 +1361,374 @@ _index_put_overloads = (
 def index_put(*args, **kwargs):
     """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""
     return _resolve("index_put", _index_put_overloads, args, kwargs)
+
+_leaky_relu_overloads = (
+    _Overload("leaky_relu", (('input', 'Tensor', _R, False), ('negative_slope', 'Scalar', 0.01, False), ), "leaky_relu", 'leaky_relu_out'),
+)
+
+
+def leaky_relu(*args, **kwargs):
+    """Schema: ``leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor``"""
+    return _resolve("leaky_relu", _leaky_relu_overloads, args, kwargs)
+
+_leaky_relu__overloads = (
+    _Overload("leaky_relu_", (('input', 'Tensor', _R, False), ('negative_slope', 'Scalar', 0.01, False), ), "leaky_relu_", None),
+)
+
+
+def leaky_relu_(*args, **kwargs):
+    """Schema: ``leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)``"""
+    return _resolve("leaky_relu_", _leaky_relu__overloads, args, kwargs)
+
+_elu_overloads = (
+    _Overload("elu", (('input', 'Tensor', _R, False), ('alpha', 'Scalar', 1, False), ), "elu", 'elu_out'),
+)
+
+
+def elu(*args, **kwargs):
+    """Schema: ``elu(Tensor self, Scalar alpha=1) -> Tensor``"""
+    return _resolve("elu", _elu_overloads, args, kwargs)
+
+_elu__overloads = (
+    _Overload("elu_", (('input', 'Tensor', _R, False), ('alpha', 'Scalar', 1, False), ), "elu_", None),
+)
+
+
+def elu_(*args, **kwargs):
+    """Schema: ``elu_(Tensor(a!) self, Scalar alpha=1) -> Tensor(a!)``"""
+    return _resolve("elu_", _elu__overloads, args, kwargs)
+
+_softplus_overloads = (
+    _Overload("softplus", (('input', 'Tensor', _R, False), ('beta', 'Scalar', 1, False), ('threshold', 'Scalar', 20, False), ), "softplus", 'softplus_out'),
+)
+
+
+def softplus(*args, **kwargs):
+    """Schema: ``softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor``"""
+    return _resolve("softplus", _softplus_overloads, args, kwargs)
+
+_hardtanh_overloads = (
+    _Overload("hardtanh", (('input', 'Tensor', _R, False), ('min_val', 'Scalar', -1, False), ('max_val', 'Scalar', 1, False), ), "hardtanh", 'hardtanh_out'),
+)
+
+
+def hardtanh(*args, **kwargs):
+    """Schema: ``hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor``"""
+    return _resolve("hardtanh", _hardtanh_overloads, args, kwargs)
+
+_hardtanh__overloads = (
+    _Overload("hardtanh_", (('input', 'Tensor', _R, False), ('min_val', 'Scalar', -1, False), ('max_val', 'Scalar', 1, False), ), "hardtanh_", None),
+)
+
+
+def hardtanh_(*args, **kwargs):
+    """Schema: ``hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)``"""
+    return _resolve("hardtanh_", _hardtanh__overloads, args, kwargs)
+
+_dropout_overloads = (
+    _Overload("dropout", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "dropout", None),
+)
+
+
+def dropout(*args, **kwargs):
+    """Schema: ``dropout(Tensor input, float p, bool train) -> Tensor``"""
+    return _resolve("dropout", _dropout_overloads, args, kwargs)
+
+_bilinear_overloads = (
+    _Overload("bilinear", (('input1', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ), "bilinear", None),
+)
+
+
+def bilinear(*args, **kwargs):
+    """Schema: ``bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor``"""
+    return _resolve("bilinear", _bilinear_overloads, args, kwargs)
+
+_embedding_overloads = (
+    _Overload("embedding", (('weight', 'Tensor', _R, False), ('indices', 'Tensor', _R, False), ('padding_idx', 'SymInt', -1, False), ('scale_grad_by_freq', 'bool', False, False), ('sparse', 'bool', False, False), ), "embedding", None),
+)
+
+
+def embedding(*args, **kwargs):
+    """Schema: ``embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor``"""
+    return _resolve("embedding", _embedding_overloads, args, kwargs)
+
+_one_hot_overloads = (
+    _Overload("one_hot", (('input', 'Tensor', _R, False), ('num_classes', 'int', -1, False), ), "one_hot", None),
+)
+
+
+def one_hot(*args, **kwargs):
+    """Schema: ``one_hot(Tensor self, int num_classes=-1) -> Tensor``"""
+    return _resolve("one_hot", _one_hot_overloads, args, kwargs)
+
+_mse_loss_overloads = (
+    _Overload("mse_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('reduction', 'int', 1, False), ), "mse_loss", None),
+)
+
+
+def mse_loss(*args, **kwargs):
+    """Schema: ``mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+    return _resolve("mse_loss", _mse_loss_overloads, args, kwargs)
+
+_l1_loss_overloads = (
+    _Overload("l1_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('reduction', 'int', 1, False), ), "l1_loss", None),
+)
+
+
+def l1_loss(*args, **kwargs):
+    """Schema: ``l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+    return _resolve("l1_loss", _l1_loss_overloads, args, kwargs)
+
+_smooth_l1_loss_overloads = (
+    _Overload("smooth_l1_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('reduction', 'int', 1, False), ('beta', 'float', 1.0, False), ), "smooth_l1_loss", None),
+)
+
+
+def smooth_l1_loss(*args, **kwargs):
+    """Schema: ``smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor``"""
+    return _resolve("smooth_l1_loss", _smooth_l1_loss_overloads, args, kwargs)
+
+_huber_loss_overloads = (
+    _Overload("huber_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('reduction', 'int', 1, False), ('delta', 'float', 1.0, False), ), "huber_loss", None),
+)
+
+
+def huber_loss(*args, **kwargs):
+    """Schema: ``huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor``"""
+    return _resolve("huber_loss", _huber_loss_overloads, args, kwargs)
+
+_nll_loss_overloads = (
+    _Overload("nll_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('weight', 'Tensor?', None, False), ('reduction', 'int', 1, False), ('ignore_index', 'SymInt', -100, False), ), "nll_loss", None),
+)
+
+
+def nll_loss(*args, **kwargs):
+    """Schema: ``nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor``"""
+    return _resolve("nll_loss", _nll_loss_overloads, args, kwargs)
+
+_binary_cross_entropy_overloads = (
+    _Overload("binary_cross_entropy", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('weight', 'Tensor?', None, False), ('reduction', 'int', 1, False), ), "binary_cross_entropy", None),
+)
+
+
+def binary_cross_entropy(*args, **kwargs):
+    """Schema: ``binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor``"""
+    return _resolve("binary_cross_entropy", _binary_cross_entropy_overloads, args, kwargs)
+
+_binary_cross_entropy_with_logits_overloads = (
+    _Overload("binary_cross_entropy_with_logits", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('weight', 'Tensor?', None, False), ('pos_weight', 'Tensor?', None, False), ('reduction', 'int', 1, False), ), "binary_cross_entropy_with_logits", None),
+)
+
+
+def binary_cross_entropy_with_logits(*args, **kwargs):
+    """Schema: ``binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor``"""
+    return _resolve("binary_cross_entropy_with_logits", _binary_cross_entropy_with_logits_overloads, args, kwargs)
+
+_kl_div_overloads = (
+    _Overload("kl_div", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('reduction', 'int', 1, False), ('log_target', 'bool', False, True), ), "kl_div", None),
+)
+
+
+def kl_div(*args, **kwargs):
+    """Schema: ``kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor``"""
+    return _resolve("kl_div", _kl_div_overloads, args, kwargs)
+
+_convolution_overloads = (
+    _Overload("convolution", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', _R, False), ('stride', 'SymInt[]', _R, False), ('padding', 'SymInt[]', _R, False), ('dilation', 'SymInt[]', _R, False), ('transposed', 'bool', _R, False), ('output_padding', 'SymInt[]', _R, False), ('groups', 'SymInt', _R, False), ), "convolution", None),
+)
+
+
+def convolution(*args, **kwargs):
+    """Schema: ``convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor``"""
+    return _resolve("convolution", _convolution_overloads, args, kwargs)
+
+_convolution_backward_overloads = (
+    _Overload("convolution_backward", (('grad_output', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias_sizes', 'SymInt[]?', _R, False), ('stride', 'SymInt[]', _R, False), ('padding', 'SymInt[]', _R, False), ('dilation', 'SymInt[]', _R, False), ('transposed', 'bool', _R, False), ('output_padding', 'SymInt[]', _R, False), ('groups', 'SymInt', _R, False), ('output_mask', 'bool[3]', _R, False), ), "convolution_backward", None),
+)
+
+
+def convolution_backward(*args, **kwargs):
+    """Schema: ``convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("convolution_backward", _convolution_backward_overloads, args, kwargs)
+
+_conv1d_overloads = (
+    _Overload("conv1d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[1]', (1), False), ('padding', 'SymInt[1]', (0), False), ('dilation', 'SymInt[1]', (1), False), ('groups', 'SymInt', 1, False), ), "conv1d", None),
+    _Overload("conv1d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[1]', (1), False), ('padding', 'str', "valid", False), ('dilation', 'SymInt[1]', (1), False), ('groups', 'SymInt', 1, False), ), "conv1d_padding", None),
+)
+
+
+def conv1d(*args, **kwargs):
+    """Schema: ``conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor``"""
+    return _resolve("conv1d", _conv1d_overloads, args, kwargs)
+
+_conv2d_overloads = (
+    _Overload("conv2d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[2]', (1, 1), False), ('padding', 'SymInt[2]', (0, 0), False), ('dilation', 'SymInt[2]', (1, 1), False), ('groups', 'SymInt', 1, False), ), "conv2d", None),
+    _Overload("conv2d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[2]', (1, 1), False), ('padding', 'str', "valid", False), ('dilation', 'SymInt[2]', (1, 1), False), ('groups', 'SymInt', 1, False), ), "conv2d_padding", None),
+)
+
+
+def conv2d(*args, **kwargs):
+    """Schema: ``conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor``"""
+    return _resolve("conv2d", _conv2d_overloads, args, kwargs)
+
+_conv_transpose1d_overloads = (
+    _Overload("conv_transpose1d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[1]', (1), False), ('padding', 'SymInt[1]', (0), False), ('output_padding', 'SymInt[1]', (0), False), ('groups', 'SymInt', 1, False), ('dilation', 'SymInt[1]', (1), False), ), "conv_transpose1d", None),
+)
+
+
+def conv_transpose1d(*args, **kwargs):
+    """Schema: ``conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor``"""
+    return _resolve("conv_transpose1d", _conv_transpose1d_overloads, args, kwargs)
+
+_conv_transpose2d_overloads = (
+    _Overload("conv_transpose2d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[2]', (1, 1), False), ('padding', 'SymInt[2]', (0, 0), False), ('output_padding', 'SymInt[2]', (0, 0), False), ('groups', 'SymInt', 1, False), ('dilation', 'SymInt[2]', (1, 1), False), ), "conv_transpose2d_input", None),
+)
+
+
+def conv_transpose2d(*args, **kwargs):
+    """Schema: ``conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor``"""
+    return _resolve("conv_transpose2d", _conv_transpose2d_overloads, args, kwargs)
+
+_max_pool2d_with_indices_overloads = (
+    _Overload("max_pool2d_with_indices", (('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('stride', 'int[2]', (), False), ('padding', 'int[2]', (0, 0), False), ('dilation', 'int[2]', (1, 1), False), ('ceil_mode', 'bool', False, False), ), "max_pool2d_with_indices", None),
+)
+
+
+def max_pool2d_with_indices(*args, **kwargs):
+    """Schema: ``max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)``"""
+    return _resolve("max_pool2d_with_indices", _max_pool2d_with_indices_overloads, args, kwargs)
+
+_max_pool2d_with_indices_backward_overloads = (
+    _Overload("max_pool2d_with_indices_backward", (('grad_output', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('stride', 'int[2]', _R, False), ('padding', 'int[2]', _R, False), ('dilation', 'int[2]', _R, False), ('ceil_mode', 'bool', _R, False), ('indices', 'Tensor', _R, False), ), "max_pool2d_with_indices_backward", None),
+)
+
+
+def max_pool2d_with_indices_backward(*args, **kwargs):
+    """Schema: ``max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor``"""
+    return _resolve("max_pool2d_with_indices_backward", _max_pool2d_with_indices_backward_overloads, args, kwargs)
+
+_max_pool2d_overloads = (
+    _Overload("max_pool2d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('stride', 'int[2]', (), False), ('padding', 'int[2]', (0, 0), False), ('dilation', 'int[2]', (1, 1), False), ('ceil_mode', 'bool', False, False), ), "max_pool2d", None),
+)
+
+
+def max_pool2d(*args, **kwargs):
+    """Schema: ``max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor``"""
+    return _resolve("max_pool2d", _max_pool2d_overloads, args, kwargs)
+
+_avg_pool2d_overloads = (
+    _Overload("avg_pool2d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('stride', 'int[2]', (), False), ('padding', 'int[2]', (0, 0), False), ('ceil_mode', 'bool', False, False), ('count_include_pad', 'bool', True, False), ('divisor_override', 'int?', None, False), ), "avg_pool2d", None),
+)
+
+
+def avg_pool2d(*args, **kwargs):
+    """Schema: ``avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor``"""
+    return _resolve("avg_pool2d", _avg_pool2d_overloads, args, kwargs)
+
+_avg_pool2d_backward_overloads = (
+    _Overload("avg_pool2d_backward", (('grad_output', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('stride', 'int[2]', _R, False), ('padding', 'int[2]', _R, False), ('ceil_mode', 'bool', _R, False), ('count_include_pad', 'bool', _R, False), ('divisor_override', 'int?', _R, False), ), "avg_pool2d_backward", None),
+)
+
+
+def avg_pool2d_backward(*args, **kwargs):
+    """Schema: ``avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor``"""
+    return _resolve("avg_pool2d_backward", _avg_pool2d_backward_overloads, args, kwargs)
+
+_adaptive_avg_pool2d_overloads = (
+    _Overload("adaptive_avg_pool2d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[2]', _R, False), ), "adaptive_avg_pool2d", None),
+)
+
+
+def adaptive_avg_pool2d(*args, **kwargs):
+    """Schema: ``adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor``"""
+    return _resolve("adaptive_avg_pool2d", _adaptive_avg_pool2d_overloads, args, kwargs)
+
+__adaptive_avg_pool2d_backward_overloads = (
+    _Overload("_adaptive_avg_pool2d_backward", (('grad_output', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ), "_adaptive_avg_pool2d_backward", None),
+)
+
+
+def _adaptive_avg_pool2d_backward(*args, **kwargs):
+    """Schema: ``_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor``"""
+    return _resolve("_adaptive_avg_pool2d_backward", __adaptive_avg_pool2d_backward_overloads, args, kwargs)
+
+_native_layer_norm_overloads = (
+    _Overload("native_layer_norm", (('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('eps', 'float', _R, False), ), "native_layer_norm", None),
+)
+
+
+def native_layer_norm(*args, **kwargs):
+    """Schema: ``native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("native_layer_norm", _native_layer_norm_overloads, args, kwargs)
+
+_native_batch_norm_overloads = (
+    _Overload("native_batch_norm", (('input', 'Tensor', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('running_mean', 'Tensor?', _R, False), ('running_var', 'Tensor?', _R, False), ('training', 'bool', _R, False), ('momentum', 'float', _R, False), ('eps', 'float', _R, False), ), "native_batch_norm", None),
+)
+
+
+def native_batch_norm(*args, **kwargs):
+    """Schema: ``native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("native_batch_norm", _native_batch_norm_overloads, args, kwargs)
+
+_native_layer_norm_backward_overloads = (
+    _Overload("native_layer_norm_backward", (('grad_out', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('mean', 'Tensor', _R, False), ('rstd', 'Tensor', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('output_mask', 'bool[3]', _R, False), ), "native_layer_norm_backward", None),
+)
+
+
+def native_layer_norm_backward(*args, **kwargs):
+    """Schema: ``native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("native_layer_norm_backward", _native_layer_norm_backward_overloads, args, kwargs)
+
+_native_batch_norm_backward_overloads = (
+    _Overload("native_batch_norm_backward", (('grad_out', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('weight', 'Tensor?', _R, False), ('running_mean', 'Tensor?', _R, False), ('running_var', 'Tensor?', _R, False), ('save_mean', 'Tensor?', _R, False), ('save_invstd', 'Tensor?', _R, False), ('train', 'bool', _R, False), ('eps', 'float', _R, False), ('output_mask', 'bool[3]', _R, False), ), "native_batch_norm_backward", None),
+)
+
+
+def native_batch_norm_backward(*args, **kwargs):
+    """Schema: ``native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("native_batch_norm_backward", _native_batch_norm_backward_overloads, args, kwargs)
+
+_batch_norm_overloads = (
+    _Overload("batch_norm", (('input', 'Tensor', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('running_mean', 'Tensor?', _R, False), ('running_var', 'Tensor?', _R, False), ('training', 'bool', _R, False), ('momentum', 'float', _R, False), ('eps', 'float', _R, False), ('cudnn_enabled', 'bool', _R, False), ), "batch_norm", None),
+)
+
+
+def batch_norm(*args, **kwargs):
+    """Schema: ``batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor``"""
+    return _resolve("batch_norm", _batch_norm_overloads, args, kwargs)
+
+_layer_norm_overloads = (
+    _Overload("layer_norm", (('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('weight', 'Tensor?', None, False), ('bias', 'Tensor?', None, False), ('eps', 'float', 1e-05, False), ('cudnn_enable', 'bool', True, False), ), "layer_norm", None),
+)
+
+
+def layer_norm(*args, **kwargs):
+    """Schema: ``layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor``"""
+    return _resolve("layer_norm", _layer_norm_overloads, args, kwargs)
+
+_group_norm_overloads = (
+    _Overload("group_norm", (('input', 'Tensor', _R, False), ('num_groups', 'int', _R, False), ('weight', 'Tensor?', None, False), ('bias', 'Tensor?', None, False), ('eps', 'float', 1e-05, False), ('cudnn_enabled', 'bool', True, False), ), "group_norm", None),
+)
+
+
+def group_norm(*args, **kwargs):
+    """Schema: ``group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor``"""
+    return _resolve("group_norm", _group_norm_overloads, args, kwargs)
+
+_rms_norm_overloads = (
+    _Overload("rms_norm", (('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('weight', 'Tensor?', None, False), ('eps', 'float?', None, False), ), "rms_norm", None),
+)
+
+
+def rms_norm(*args, **kwargs):
+    """Schema: ``rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor``"""
+    return _resolve("rms_norm", _rms_norm_overloads, args, kwargs)
+
+_scaled_dot_product_attention_overloads = (
+    _Overload("scaled_dot_product_attention", (('query', 'Tensor', _R, False), ('key', 'Tensor', _R, False), ('value', 'Tensor', _R, False), ('attn_mask', 'Tensor?', None, False), ('dropout_p', 'float', 0.0, False), ('is_causal', 'bool', False, False), ('scale', 'float?', None, True), ('enable_gqa', 'bool', False, True), ), "scaled_dot_product_attention", None),
+)
+
+
+def scaled_dot_product_attention(*args, **kwargs):
+    """Schema: ``scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor``"""
+    return _resolve("scaled_dot_product_attention", _scaled_dot_product_attention_overloads, args, kwargs)

@@ -447,3 +447,93 @@ def masked_fill(input: Tensor, mask: Tensor, value: int | float | bool) -> Tenso
     """Schema: ``masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor``"""
 def index_put(input: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
     """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""
+def leaky_relu(input: Tensor, negative_slope: int | float | bool = 0.01, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor``"""
+def leaky_relu_(input: Tensor, negative_slope: int | float | bool = 0.01) -> Tensor:
+    """Schema: ``leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)``"""
+def elu(input: Tensor, alpha: int | float | bool = 1, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``elu(Tensor self, Scalar alpha=1) -> Tensor``"""
+def elu_(input: Tensor, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``elu_(Tensor(a!) self, Scalar alpha=1) -> Tensor(a!)``"""
+def softplus(input: Tensor, beta: int | float | bool = 1, threshold: int | float | bool = 20, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor``"""
+def hardtanh(input: Tensor, min_val: int | float | bool = -1, max_val: int | float | bool = 1, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor``"""
+def hardtanh_(input: Tensor, min_val: int | float | bool = -1, max_val: int | float | bool = 1) -> Tensor:
+    """Schema: ``hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)``"""
+def dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``dropout(Tensor input, float p, bool train) -> Tensor``"""
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """Schema: ``bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor``"""
+def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """Schema: ``embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor``"""
+def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
+    """Schema: ``one_hot(Tensor self, int num_classes=-1) -> Tensor``"""
+def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
+    """Schema: ``mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+def l1_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
+    """Schema: ``l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+def smooth_l1_loss(input: Tensor, target: Tensor, reduction: int = 1, beta: float = 1.0) -> Tensor:
+    """Schema: ``smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor``"""
+def huber_loss(input: Tensor, target: Tensor, reduction: int = 1, delta: float = 1.0) -> Tensor:
+    """Schema: ``huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor``"""
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: int = 1, ignore_index: int = -100) -> Tensor:
+    """Schema: ``nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor``"""
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: int = 1) -> Tensor:
+    """Schema: ``binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor``"""
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, pos_weight: Tensor | None = None, reduction: int = 1) -> Tensor:
+    """Schema: ``binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor``"""
+def kl_div(input: Tensor, target: Tensor, reduction: int = 1, *, log_target: bool = False) -> Tensor:
+    """Schema: ``kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor``"""
+def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Sequence[int] | int, padding: Sequence[int] | int, dilation: Sequence[int] | int, transposed: bool, output_padding: Sequence[int] | int, groups: int) -> Tensor:
+    """Schema: ``convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor``"""
+def convolution_backward(grad_output: Tensor, input: Tensor, weight: Tensor, bias_sizes: Sequence[int] | int | None, stride: Sequence[int] | int, padding: Sequence[int] | int, dilation: Sequence[int] | int, transposed: bool, output_padding: Sequence[int] | int, groups: int, output_mask: Sequence[bool]) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)``"""
+@overload
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1), padding: Sequence[int] | int = (0), dilation: Sequence[int] | int = (1), groups: int = 1) -> Tensor:
+    """Schema: ``conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor``"""
+@overload
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1), padding: str = "valid", dilation: Sequence[int] | int = (1), groups: int = 1) -> Tensor:
+    """Schema: ``conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding='valid', SymInt[1] dilation=1, SymInt groups=1) -> Tensor``"""
+@overload
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1, 1), padding: Sequence[int] | int = (0, 0), dilation: Sequence[int] | int = (1, 1), groups: int = 1) -> Tensor:
+    """Schema: ``conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor``"""
+@overload
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1, 1), padding: str = "valid", dilation: Sequence[int] | int = (1, 1), groups: int = 1) -> Tensor:
+    """Schema: ``conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding='valid', SymInt[2] dilation=1, SymInt groups=1) -> Tensor``"""
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1), padding: Sequence[int] | int = (0), output_padding: Sequence[int] | int = (0), groups: int = 1, dilation: Sequence[int] | int = (1)) -> Tensor:
+    """Schema: ``conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor``"""
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1, 1), padding: Sequence[int] | int = (0, 0), output_padding: Sequence[int] | int = (0, 0), groups: int = 1, dilation: Sequence[int] | int = (1, 1)) -> Tensor:
+    """Schema: ``conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor``"""
+def max_pool2d_with_indices(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0), dilation: Sequence[int] | int = (1, 1), ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)``"""
+def max_pool2d_with_indices_backward(grad_output: Tensor, input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int, padding: Sequence[int] | int, dilation: Sequence[int] | int, ceil_mode: bool, indices: Tensor) -> Tensor:
+    """Schema: ``max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor``"""
+def max_pool2d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0), dilation: Sequence[int] | int = (1, 1), ceil_mode: bool = False) -> Tensor:
+    """Schema: ``max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor``"""
+def avg_pool2d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """Schema: ``avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor``"""
+def avg_pool2d_backward(grad_output: Tensor, input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int, padding: Sequence[int] | int, ceil_mode: bool, count_include_pad: bool, divisor_override: int | None) -> Tensor:
+    """Schema: ``avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor``"""
+def adaptive_avg_pool2d(input: Tensor, output_size: Sequence[int] | int) -> Tensor:
+    """Schema: ``adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor``"""
+def _adaptive_avg_pool2d_backward(grad_output: Tensor, input: Tensor) -> Tensor:
+    """Schema: ``_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor``"""
+def native_layer_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tensor | None, bias: Tensor | None, eps: float) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)``"""
+def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None, running_var: Tensor | None, training: bool, momentum: float, eps: float) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)``"""
+def native_layer_norm_backward(grad_out: Tensor, input: Tensor, normalized_shape: Sequence[int] | int, mean: Tensor, rstd: Tensor, weight: Tensor | None, bias: Tensor | None, output_mask: Sequence[bool]) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)``"""
+def native_batch_norm_backward(grad_out: Tensor, input: Tensor, weight: Tensor | None, running_mean: Tensor | None, running_var: Tensor | None, save_mean: Tensor | None, save_invstd: Tensor | None, train: bool, eps: float, output_mask: Sequence[bool]) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)``"""
+def batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None, running_var: Tensor | None, training: bool, momentum: float, eps: float, cudnn_enabled: bool) -> Tensor:
+    """Schema: ``batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor``"""
+def layer_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-05, cudnn_enable: bool = True) -> Tensor:
+    """Schema: ``layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor``"""
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-05, cudnn_enabled: bool = True) -> Tensor:
+    """Schema: ``group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor``"""
+def rms_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
+    """Schema: ``rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor``"""
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None, dropout_p: float = 0.0, is_causal: bool = False, *, scale: float | None = None, enable_gqa: bool = False) -> Tensor:
+    """Schema: ``scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor``"""

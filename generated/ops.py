@@ -24,6 +24,9 @@ from yaten.return_types import return_type as _return_type
 
 from . import pointwise_cpu as _pw_cpu
 from .autograd_nodes import *
+from yaten.native.attention import (
+    scaled_dot_product_attention as _native_scaled_dot_product_attention,
+)
 from yaten.native.composite import (
     chunk as _native_chunk,
     clamp as _native_clamp,
@@ -42,6 +45,15 @@ from yaten.native.composite import (
     stack as _native_stack,
     unflatten as _native_unflatten,
 )
+from yaten.native.conv import (
+    conv1d as _native_conv1d,
+    conv1d_padding as _native_conv1d_padding,
+    conv2d as _native_conv2d,
+    conv2d_padding as _native_conv2d_padding,
+    conv_transpose1d as _native_conv_transpose1d,
+    conv_transpose2d as _native_conv_transpose2d,
+    max_pool2d as _native_max_pool2d,
+)
 from yaten.native.copy import (
     copy_ as _native_copy_,
     to_copy as _native_to_copy,
@@ -53,6 +65,28 @@ from yaten.native.indexing import (
     scatter_add as _native_scatter_add,
     scatter_src as _native_scatter_src,
     scatter_value as _native_scatter_value,
+)
+from yaten.native.loss import (
+    binary_cross_entropy as _native_binary_cross_entropy,
+    binary_cross_entropy_with_logits as _native_binary_cross_entropy_with_logits,
+    huber_loss as _native_huber_loss,
+    kl_div as _native_kl_div,
+    l1_loss as _native_l1_loss,
+    mse_loss as _native_mse_loss,
+    nll_loss as _native_nll_loss,
+    smooth_l1_loss as _native_smooth_l1_loss,
+)
+from yaten.native.nn_misc import (
+    bilinear as _native_bilinear,
+    dropout as _native_dropout,
+    embedding as _native_embedding,
+    one_hot as _native_one_hot,
+)
+from yaten.native.normalization import (
+    batch_norm as _native_batch_norm,
+    group_norm as _native_group_norm,
+    layer_norm as _native_layer_norm,
+    rms_norm as _native_rms_norm,
 )
 from yaten.native.reductions import (
     all_ as _native_all_,
@@ -86,6 +120,10 @@ from yaten.native.views import (
     unsqueeze as _native_unsqueeze,
     view as _native_view,
 )
+from yaten.kernels.cpu.conv import (
+    convolution as _cpu_convolution,
+    convolution_backward as _cpu_convolution_backward,
+)
 from yaten.kernels.cpu.index import (
     gather as _cpu_gather,
     index as _cpu_index,
@@ -104,6 +142,20 @@ from yaten.kernels.cpu.linalg import (
     dot as _cpu_dot,
     mm as _cpu_mm,
     mv as _cpu_mv,
+)
+from yaten.kernels.cpu.norm import (
+    native_batch_norm as _cpu_native_batch_norm,
+    native_batch_norm_backward as _cpu_native_batch_norm_backward,
+    native_layer_norm as _cpu_native_layer_norm,
+    native_layer_norm_backward as _cpu_native_layer_norm_backward,
+)
+from yaten.kernels.cpu.pool import (
+    adaptive_avg_pool2d as _cpu_adaptive_avg_pool2d,
+    adaptive_avg_pool2d_backward as _cpu_adaptive_avg_pool2d_backward,
+    avg_pool2d as _cpu_avg_pool2d,
+    avg_pool2d_backward as _cpu_avg_pool2d_backward,
+    max_pool2d_with_indices as _cpu_max_pool2d_with_indices,
+    max_pool2d_with_indices_backward as _cpu_max_pool2d_with_indices_backward,
 )
 from yaten.kernels.cpu.reduce import (
     all_dims as _cpu_all_dims,
@@ -139,77 +191,81 @@ from yaten.kernels.cpu.shape import (
 )
 
 # Pointwise ops: scalar expressions from spec/native_functions.yaml, built per dtype on first use.
-_PW_neg = _PointwiseOp("neg", _pw_cpu.neg_kernel, (0,), (0,), "default", "all", None)
-_PW_abs = _PointwiseOp("abs", _pw_cpu.abs_kernel, (0,), (0,), "default", "all", None)
-_PW_sign = _PointwiseOp("sign", _pw_cpu.sign_kernel, (0,), (0,), "default", "all", None)
-_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_expm1 = _PointwiseOp("expm1", _pw_cpu.expm1_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_log = _PointwiseOp("log", _pw_cpu.log_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_log2 = _PointwiseOp("log2", _pw_cpu.log2_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_log10 = _PointwiseOp("log10", _pw_cpu.log10_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_log1p = _PointwiseOp("log1p", _pw_cpu.log1p_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_sqrt = _PointwiseOp("sqrt", _pw_cpu.sqrt_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_rsqrt = _PointwiseOp("rsqrt", _pw_cpu.rsqrt_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_reciprocal = _PointwiseOp("reciprocal", _pw_cpu.reciprocal_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_sin = _PointwiseOp("sin", _pw_cpu.sin_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_cos = _PointwiseOp("cos", _pw_cpu.cos_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_tan = _PointwiseOp("tan", _pw_cpu.tan_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_atan = _PointwiseOp("atan", _pw_cpu.atan_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_tanh = _PointwiseOp("tanh", _pw_cpu.tanh_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_sigmoid = _PointwiseOp("sigmoid", _pw_cpu.sigmoid_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_relu = _PointwiseOp("relu", _pw_cpu.relu_kernel, (0,), (0,), "default", "all", None)
-_PW_silu = _PointwiseOp("silu", _pw_cpu.silu_kernel, (0,), (0,), "int_to_float", "floating", None)
-_PW_erf = _PointwiseOp("erf", _pw_cpu.erf_kernel, (0,), (0,), "int_to_float", "all", None)
-_PW_floor = _PointwiseOp("floor", _pw_cpu.floor_kernel, (0,), (0,), "default", "all", None)
-_PW_ceil = _PointwiseOp("ceil", _pw_cpu.ceil_kernel, (0,), (0,), "default", "all", None)
-_PW_round = _PointwiseOp("round", _pw_cpu.round_kernel, (0,), (0,), "default", "all", None)
-_PW_trunc = _PointwiseOp("trunc", _pw_cpu.trunc_kernel, (0,), (0,), "default", "all", None)
-_PW_isnan = _PointwiseOp("isnan", _pw_cpu.isnan_kernel, (0,), (0,), "always_bool", "all", None)
-_PW_isinf = _PointwiseOp("isinf", _pw_cpu.isinf_kernel, (0,), (0,), "always_bool", "all", None)
-_PW_isfinite = _PointwiseOp("isfinite", _pw_cpu.isfinite_kernel, (0,), (0,), "always_bool", "all", None)
-_PW_logical_not = _PointwiseOp("logical_not", _pw_cpu.logical_not_kernel, (0,), (0,), "always_bool", "all", None)
-_PW__gelu_erf = _PointwiseOp("_gelu_erf", _pw_cpu._gelu_erf_kernel, (0,), (0,), "int_to_float", "floating", None)
-_PW__gelu_tanh = _PointwiseOp("_gelu_tanh", _pw_cpu._gelu_tanh_kernel, (0,), (0,), "int_to_float", "floating", None)
-_PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2)
-_PW_add_Scalar = _PointwiseOp("add_Scalar", _pw_cpu.add_Scalar_kernel, (0,), (0, 1), "default", "all", 2)
-_PW_sub_Tensor = _PointwiseOp("sub_Tensor", _pw_cpu.sub_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2)
-_PW_sub_Scalar = _PointwiseOp("sub_Scalar", _pw_cpu.sub_Scalar_kernel, (0,), (0, 1), "default", "all", 2)
-_PW_mul_Tensor = _PointwiseOp("mul_Tensor", _pw_cpu.mul_Tensor_kernel, (0, 1), (0, 1), "default", "all", None)
-_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", None)
-_PW_div_Tensor = _PointwiseOp("div_Tensor", _pw_cpu.div_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None)
-_PW_div_Scalar = _PointwiseOp("div_Scalar", _pw_cpu.div_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None)
-_PW_remainder_Tensor = _PointwiseOp("remainder_Tensor", _pw_cpu.remainder_Tensor_kernel, (0, 1), (0, 1), "default", "all", None)
-_PW_remainder_Scalar = _PointwiseOp("remainder_Scalar", _pw_cpu.remainder_Scalar_kernel, (0,), (0, 1), "default", "all", None)
-_PW_floor_divide = _PointwiseOp("floor_divide", _pw_cpu.floor_divide_kernel, (0, 1), (0, 1), "default", "all", None)
-_PW_floor_divide_Scalar = _PointwiseOp("floor_divide_Scalar", _pw_cpu.floor_divide_Scalar_kernel, (0,), (0, 1), "default", "all", None)
-_PW_pow_Tensor_Tensor = _PointwiseOp("pow_Tensor_Tensor", _pw_cpu.pow_Tensor_Tensor_kernel, (0, 1), (0, 1), "default", "all", None)
-_PW_pow_Tensor_Scalar = _PointwiseOp("pow_Tensor_Scalar", _pw_cpu.pow_Tensor_Scalar_kernel, (0,), (0, 1), "default", "all", None)
-_PW_pow_Scalar = _PointwiseOp("pow_Scalar", _pw_cpu.pow_Scalar_kernel, (1,), (0, 1), "default", "all", None)
-_PW_maximum = _PointwiseOp("maximum", _pw_cpu.maximum_kernel, (0, 1), (0, 1), "default", "all", None)
-_PW_minimum = _PointwiseOp("minimum", _pw_cpu.minimum_kernel, (0, 1), (0, 1), "default", "all", None)
-_PW_atan2 = _PointwiseOp("atan2", _pw_cpu.atan2_kernel, (0, 1), (0, 1), "int_to_float", "all", None)
-_PW_clamp_min = _PointwiseOp("clamp_min", _pw_cpu.clamp_min_kernel, (0,), (0, 1), "default", "all", None)
-_PW_clamp_max = _PointwiseOp("clamp_max", _pw_cpu.clamp_max_kernel, (0,), (0, 1), "default", "all", None)
-_PW_lerp_Scalar = _PointwiseOp("lerp_Scalar", _pw_cpu.lerp_Scalar_kernel, (0, 1), (0, 1), "default", "floating", None)
-_PW_lerp_Tensor = _PointwiseOp("lerp_Tensor", _pw_cpu.lerp_Tensor_kernel, (0, 1, 2), (0, 1, 2), "default", "floating", None)
-_PW_eq_Tensor = _PointwiseOp("eq_Tensor", _pw_cpu.eq_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_eq_Scalar = _PointwiseOp("eq_Scalar", _pw_cpu.eq_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None)
-_PW_ne_Tensor = _PointwiseOp("ne_Tensor", _pw_cpu.ne_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_ne_Scalar = _PointwiseOp("ne_Scalar", _pw_cpu.ne_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None)
-_PW_lt_Tensor = _PointwiseOp("lt_Tensor", _pw_cpu.lt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_lt_Scalar = _PointwiseOp("lt_Scalar", _pw_cpu.lt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None)
-_PW_le_Tensor = _PointwiseOp("le_Tensor", _pw_cpu.le_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_le_Scalar = _PointwiseOp("le_Scalar", _pw_cpu.le_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None)
-_PW_gt_Tensor = _PointwiseOp("gt_Tensor", _pw_cpu.gt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_gt_Scalar = _PointwiseOp("gt_Scalar", _pw_cpu.gt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None)
-_PW_ge_Tensor = _PointwiseOp("ge_Tensor", _pw_cpu.ge_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_ge_Scalar = _PointwiseOp("ge_Scalar", _pw_cpu.ge_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None)
-_PW_logical_and = _PointwiseOp("logical_and", _pw_cpu.logical_and_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_logical_or = _PointwiseOp("logical_or", _pw_cpu.logical_or_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_logical_xor = _PointwiseOp("logical_xor", _pw_cpu.logical_xor_kernel, (0, 1), (0, 1), "always_bool", "all", None)
-_PW_where_self = _PointwiseOp("where_self", _pw_cpu.where_self_kernel, (0, 1, 2), (1, 2), "default", "all", None)
-_PW_where_ScalarOther = _PointwiseOp("where_ScalarOther", _pw_cpu.where_ScalarOther_kernel, (0, 1), (1, 2), "default", "all", None)
-_PW_where_ScalarSelf = _PointwiseOp("where_ScalarSelf", _pw_cpu.where_ScalarSelf_kernel, (0, 2), (1, 2), "default", "all", None)
+_PW_neg = _PointwiseOp("neg", _pw_cpu.neg_kernel, (0,), (0,), "default", "all", None, None)
+_PW_abs = _PointwiseOp("abs", _pw_cpu.abs_kernel, (0,), (0,), "default", "all", None, None)
+_PW_sign = _PointwiseOp("sign", _pw_cpu.sign_kernel, (0,), (0,), "default", "all", None, None)
+_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_expm1 = _PointwiseOp("expm1", _pw_cpu.expm1_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_log = _PointwiseOp("log", _pw_cpu.log_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_log2 = _PointwiseOp("log2", _pw_cpu.log2_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_log10 = _PointwiseOp("log10", _pw_cpu.log10_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_log1p = _PointwiseOp("log1p", _pw_cpu.log1p_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_sqrt = _PointwiseOp("sqrt", _pw_cpu.sqrt_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_rsqrt = _PointwiseOp("rsqrt", _pw_cpu.rsqrt_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_reciprocal = _PointwiseOp("reciprocal", _pw_cpu.reciprocal_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_sin = _PointwiseOp("sin", _pw_cpu.sin_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_cos = _PointwiseOp("cos", _pw_cpu.cos_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_tan = _PointwiseOp("tan", _pw_cpu.tan_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_atan = _PointwiseOp("atan", _pw_cpu.atan_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_tanh = _PointwiseOp("tanh", _pw_cpu.tanh_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_sigmoid = _PointwiseOp("sigmoid", _pw_cpu.sigmoid_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_relu = _PointwiseOp("relu", _pw_cpu.relu_kernel, (0,), (0,), "default", "all", None, None)
+_PW_silu = _PointwiseOp("silu", _pw_cpu.silu_kernel, (0,), (0,), "int_to_float", "floating", None, None)
+_PW_erf = _PointwiseOp("erf", _pw_cpu.erf_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_floor = _PointwiseOp("floor", _pw_cpu.floor_kernel, (0,), (0,), "default", "all", None, None)
+_PW_ceil = _PointwiseOp("ceil", _pw_cpu.ceil_kernel, (0,), (0,), "default", "all", None, None)
+_PW_round = _PointwiseOp("round", _pw_cpu.round_kernel, (0,), (0,), "default", "all", None, None)
+_PW_trunc = _PointwiseOp("trunc", _pw_cpu.trunc_kernel, (0,), (0,), "default", "all", None, None)
+_PW_isnan = _PointwiseOp("isnan", _pw_cpu.isnan_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW_isinf = _PointwiseOp("isinf", _pw_cpu.isinf_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW_isfinite = _PointwiseOp("isfinite", _pw_cpu.isfinite_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW_logical_not = _PointwiseOp("logical_not", _pw_cpu.logical_not_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW__gelu_erf = _PointwiseOp("_gelu_erf", _pw_cpu._gelu_erf_kernel, (0,), (0,), "int_to_float", "floating", None, None)
+_PW__gelu_tanh = _PointwiseOp("_gelu_tanh", _pw_cpu._gelu_tanh_kernel, (0,), (0,), "int_to_float", "floating", None, None)
+_PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, _pw_cpu.add_Tensor_kernel_unit_alpha)
+_PW_add_Scalar = _PointwiseOp("add_Scalar", _pw_cpu.add_Scalar_kernel, (0,), (0, 1), "default", "all", 2, _pw_cpu.add_Scalar_kernel_unit_alpha)
+_PW_sub_Tensor = _PointwiseOp("sub_Tensor", _pw_cpu.sub_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, _pw_cpu.sub_Tensor_kernel_unit_alpha)
+_PW_sub_Scalar = _PointwiseOp("sub_Scalar", _pw_cpu.sub_Scalar_kernel, (0,), (0, 1), "default", "all", 2, _pw_cpu.sub_Scalar_kernel_unit_alpha)
+_PW_mul_Tensor = _PointwiseOp("mul_Tensor", _pw_cpu.mul_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_div_Tensor = _PointwiseOp("div_Tensor", _pw_cpu.div_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
+_PW_div_Scalar = _PointwiseOp("div_Scalar", _pw_cpu.div_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None, None)
+_PW_remainder_Tensor = _PointwiseOp("remainder_Tensor", _pw_cpu.remainder_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_remainder_Scalar = _PointwiseOp("remainder_Scalar", _pw_cpu.remainder_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_floor_divide = _PointwiseOp("floor_divide", _pw_cpu.floor_divide_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_floor_divide_Scalar = _PointwiseOp("floor_divide_Scalar", _pw_cpu.floor_divide_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_pow_Tensor_Tensor = _PointwiseOp("pow_Tensor_Tensor", _pw_cpu.pow_Tensor_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_pow_Tensor_Scalar = _PointwiseOp("pow_Tensor_Scalar", _pw_cpu.pow_Tensor_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_pow_Scalar = _PointwiseOp("pow_Scalar", _pw_cpu.pow_Scalar_kernel, (1,), (0, 1), "default", "all", None, None)
+_PW_maximum = _PointwiseOp("maximum", _pw_cpu.maximum_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_minimum = _PointwiseOp("minimum", _pw_cpu.minimum_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_atan2 = _PointwiseOp("atan2", _pw_cpu.atan2_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
+_PW_clamp_min = _PointwiseOp("clamp_min", _pw_cpu.clamp_min_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_clamp_max = _PointwiseOp("clamp_max", _pw_cpu.clamp_max_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_lerp_Scalar = _PointwiseOp("lerp_Scalar", _pw_cpu.lerp_Scalar_kernel, (0, 1), (0, 1), "default", "floating", None, None)
+_PW_lerp_Tensor = _PointwiseOp("lerp_Tensor", _pw_cpu.lerp_Tensor_kernel, (0, 1, 2), (0, 1, 2), "default", "floating", None, None)
+_PW_eq_Tensor = _PointwiseOp("eq_Tensor", _pw_cpu.eq_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_eq_Scalar = _PointwiseOp("eq_Scalar", _pw_cpu.eq_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
+_PW_ne_Tensor = _PointwiseOp("ne_Tensor", _pw_cpu.ne_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_ne_Scalar = _PointwiseOp("ne_Scalar", _pw_cpu.ne_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
+_PW_lt_Tensor = _PointwiseOp("lt_Tensor", _pw_cpu.lt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_lt_Scalar = _PointwiseOp("lt_Scalar", _pw_cpu.lt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
+_PW_le_Tensor = _PointwiseOp("le_Tensor", _pw_cpu.le_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_le_Scalar = _PointwiseOp("le_Scalar", _pw_cpu.le_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
+_PW_gt_Tensor = _PointwiseOp("gt_Tensor", _pw_cpu.gt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_gt_Scalar = _PointwiseOp("gt_Scalar", _pw_cpu.gt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
+_PW_ge_Tensor = _PointwiseOp("ge_Tensor", _pw_cpu.ge_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_ge_Scalar = _PointwiseOp("ge_Scalar", _pw_cpu.ge_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
+_PW_logical_and = _PointwiseOp("logical_and", _pw_cpu.logical_and_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_logical_or = _PointwiseOp("logical_or", _pw_cpu.logical_or_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_logical_xor = _PointwiseOp("logical_xor", _pw_cpu.logical_xor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
+_PW_where_self = _PointwiseOp("where_self", _pw_cpu.where_self_kernel, (0, 1, 2), (1, 2), "default", "all", None, None)
+_PW_where_ScalarOther = _PointwiseOp("where_ScalarOther", _pw_cpu.where_ScalarOther_kernel, (0, 1), (1, 2), "default", "all", None, None)
+_PW_where_ScalarSelf = _PointwiseOp("where_ScalarSelf", _pw_cpu.where_ScalarSelf_kernel, (0, 2), (1, 2), "default", "all", None, None)
+_PW_leaky_relu = _PointwiseOp("leaky_relu", _pw_cpu.leaky_relu_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_elu = _PointwiseOp("elu", _pw_cpu.elu_kernel, (0,), (0,), "default", "floating", 1, _pw_cpu.elu_kernel_unit_alpha)
+_PW_softplus = _PointwiseOp("softplus", _pw_cpu.softplus_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_hardtanh = _PointwiseOp("hardtanh", _pw_cpu.hardtanh_kernel, (0,), (0,), "default", "no_bool", None, None)
 
 # The named tuples of ops with several named results (torch.return_types).
 _RT_max_dim = _return_type("max", ("values", "indices"))
@@ -263,6 +319,18 @@ _K_masked_select = {"cpu": _cpu_masked_select}
 _K_index_Tensor = {"cpu": _cpu_index}
 _K_index_put_ = {"cpu": _cpu_index_put_}
 _K_nonzero = {"cpu": _cpu_nonzero}
+_K_convolution = {"cpu": _cpu_convolution}
+_K_convolution_backward = {"cpu": _cpu_convolution_backward}
+_K_max_pool2d_with_indices = {"cpu": _cpu_max_pool2d_with_indices}
+_K_max_pool2d_with_indices_backward = {"cpu": _cpu_max_pool2d_with_indices_backward}
+_K_avg_pool2d = {"cpu": _cpu_avg_pool2d}
+_K_avg_pool2d_backward = {"cpu": _cpu_avg_pool2d_backward}
+_K_adaptive_avg_pool2d = {"cpu": _cpu_adaptive_avg_pool2d}
+_K__adaptive_avg_pool2d_backward = {"cpu": _cpu_adaptive_avg_pool2d_backward}
+_K_native_layer_norm = {"cpu": _cpu_native_layer_norm}
+_K_native_batch_norm = {"cpu": _cpu_native_batch_norm}
+_K_native_layer_norm_backward = {"cpu": _cpu_native_layer_norm_backward}
+_K_native_batch_norm_backward = {"cpu": _cpu_native_batch_norm_backward}
 
 
 def neg(self):
@@ -558,7 +626,7 @@ def log1p(self):
     device = self._device
     result = _wrap(_PW_log1p(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
-        node = Log1pBackward0()
+        node = Log1PBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(self, False)
         _set_history(result, node)
@@ -573,7 +641,7 @@ def log1p_(self):
         _check_inplace(self)
     _original_self = self.clone() if recording else self
     if recording:
-        node = Log1pBackward0()
+        node = Log1PBackward0()
         _connect(node, (self,))
         node._saved_self_ = _Saved(_original_self, False)
     _PW_log1p(device, (self._data,), out=self._data)
@@ -3078,4 +3146,483 @@ def masked_fill_Tensor(self, mask, value):
 def index_put(self, indices, values, accumulate=False):
     """index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor"""
     return _native_index_put(self, indices, values, accumulate)
+
+
+def leaky_relu(self, negative_slope=0.01):
+    """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_leaky_relu(device, (self._data, negative_slope)), device)
+    if _GRAD.enabled and self._rg:
+        node = LeakyReluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_negative_slope = negative_slope
+        _set_history(result, node)
+    return result
+
+
+def leaky_relu_(self, negative_slope=0.01):
+    """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = LeakyReluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_negative_slope = negative_slope
+    _PW_leaky_relu(device, (self._data, negative_slope), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def leaky_relu_out(self, negative_slope=0.01, *, out):
+    """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('leaky_relu')
+    return _write_out('leaky_relu', out, leaky_relu(self, negative_slope))
+
+
+def elu(self, alpha=1):
+    """elu(Tensor self, Scalar alpha=1) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_elu(device, (self._data, alpha)), device)
+    if _GRAD.enabled and self._rg:
+        node = EluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_alpha = alpha
+        _set_history(result, node)
+    return result
+
+
+def elu_(self, alpha=1):
+    """elu_(Tensor(a!) self, Scalar alpha=1) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = EluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_alpha = alpha
+    _PW_elu(device, (self._data, alpha), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def elu_out(self, alpha=1, *, out):
+    """elu.out(Tensor self, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('elu')
+    return _write_out('elu', out, elu(self, alpha))
+
+
+def softplus(self, beta=1, threshold=20):
+    """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_softplus(device, (self._data, beta, threshold)), device)
+    if _GRAD.enabled and self._rg:
+        node = SoftplusBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_beta = beta
+        node._saved_threshold = threshold
+        _set_history(result, node)
+    return result
+
+
+def softplus_out(self, beta=1, threshold=20, *, out):
+    """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('softplus')
+    return _write_out('softplus', out, softplus(self, beta, threshold))
+
+
+def hardtanh(self, min_val=-1, max_val=1):
+    """hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_hardtanh(device, (self._data, min_val, max_val)), device)
+    if _GRAD.enabled and self._rg:
+        node = HardtanhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_min_val = min_val
+        node._saved_max_val = max_val
+        _set_history(result, node)
+    return result
+
+
+def hardtanh_(self, min_val=-1, max_val=1):
+    """hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = HardtanhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_min_val = min_val
+        node._saved_max_val = max_val
+    _PW_hardtanh(device, (self._data, min_val, max_val), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def hardtanh_out(self, min_val=-1, max_val=1, *, out):
+    """hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('hardtanh')
+    return _write_out('hardtanh', out, hardtanh(self, min_val, max_val))
+
+
+def dropout(input, p, train):
+    """dropout(Tensor input, float p, bool train) -> Tensor"""
+    return _native_dropout(input, p, train)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor"""
+    return _native_bilinear(input1, input2, weight, bias)
+
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"""
+    result = _native_embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse)
+    if _GRAD.enabled and weight._rg:
+        node = EmbeddingBackward0()
+        _connect(node, (weight,))
+        node._saved_weight_ = _Meta(weight)
+        node._saved_indices_ = _Saved(indices, False)
+        node._saved_padding_idx = padding_idx
+        node._saved_scale_grad_by_freq = scale_grad_by_freq
+        _set_history(result, node)
+    return result
+
+
+def one_hot(self, num_classes=-1):
+    """one_hot(Tensor self, int num_classes=-1) -> Tensor"""
+    return _native_one_hot(self, num_classes)
+
+
+def mse_loss(self, target, reduction=1):
+    """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    return _native_mse_loss(self, target, reduction)
+
+
+def l1_loss(self, target, reduction=1):
+    """l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    return _native_l1_loss(self, target, reduction)
+
+
+def smooth_l1_loss(self, target, reduction=1, beta=1.0):
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor"""
+    return _native_smooth_l1_loss(self, target, reduction, beta)
+
+
+def huber_loss(self, target, reduction=1, delta=1.0):
+    """huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor"""
+    return _native_huber_loss(self, target, reduction, delta)
+
+
+def nll_loss(self, target, weight=None, reduction=1, ignore_index=-100):
+    """nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor"""
+    return _native_nll_loss(self, target, weight, reduction, ignore_index)
+
+
+def binary_cross_entropy(self, target, weight=None, reduction=1):
+    """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+    result = _native_binary_cross_entropy(self, target, weight, reduction)
+    if _GRAD.enabled and (self._rg or target._rg):
+        node = BinaryCrossEntropyBackward0()
+        _connect(node, (self, target))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_target_ = _Saved(target, False)
+        node._saved_weight_ = _Saved(weight, False)
+        node._saved_reduction = reduction
+        _set_history(result, node)
+    return result
+
+
+def binary_cross_entropy_with_logits(self, target, weight=None, pos_weight=None, reduction=1):
+    """binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor"""
+    return _native_binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction)
+
+
+def kl_div(self, target, reduction=1, log_target=False):
+    """kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor"""
+    return _native_kl_div(self, target, reduction, log_target)
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor"""
+    device = _common_device('convolution', input, weight, bias)
+    result = _wrap(_kernel(_K_convolution, device, 'convolution')(input=input._data, weight=weight._data, bias=None if bias is None else bias._data, stride=stride, padding=padding, dilation=dilation, transposed=transposed, output_padding=output_padding, groups=groups), device)
+    if _GRAD.enabled and (input._rg or weight._rg or (bias is not None and bias._rg)):
+        node = ConvolutionBackward0()
+        _connect(node, (input, weight, bias))
+        node._saved_input_ = _Saved(input, False)
+        node._saved_weight_ = _Saved(weight, False)
+        node._saved_bias_ = _Saved(bias, False)
+        node._saved_stride = stride
+        node._saved_padding = padding
+        node._saved_dilation = dilation
+        node._saved_transposed = transposed
+        node._saved_output_padding = output_padding
+        node._saved_groups = groups
+        _set_history(result, node)
+    return result
+
+
+def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask):
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"""
+    device = grad_output._device
+    if input._device is not device or weight._device is not device:
+        device = _common_device('convolution_backward', grad_output, input, weight)
+    result = tuple(_wrap(r, device) for r in _kernel(_K_convolution_backward, device, 'convolution_backward')(grad_output=grad_output._data, input=input._data, weight=weight._data, bias_sizes=bias_sizes, stride=stride, padding=padding, dilation=dilation, transposed=transposed, output_padding=output_padding, groups=groups, output_mask=output_mask))
+    if _GRAD.enabled and (grad_output._rg or input._rg or weight._rg):
+        node = ConvolutionBackwardBackward0()
+        _connect(node, (grad_output, input, weight))
+        node._saved_grad_output_ = _Saved(grad_output, False)
+        node._saved_input_ = _Saved(input, False)
+        node._saved_weight_ = _Saved(weight, False)
+        node._saved_stride = stride
+        node._saved_padding = padding
+        node._saved_dilation = dilation
+        node._saved_transposed = transposed
+        node._saved_output_padding = output_padding
+        node._saved_groups = groups
+        node._saved_output_mask = output_mask
+        node._num_outputs = 3
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        _set_history(result[1], node, 1)
+        _set_history(result[2], node, 2)
+    return result
+
+
+def conv1d(input, weight, bias=None, stride=(1), padding=(0), dilation=(1), groups=1):
+    """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor"""
+    return _native_conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv1d_padding(input, weight, bias=None, stride=(1), padding="valid", dilation=(1), groups=1):
+    """conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor"""
+    return _native_conv1d_padding(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1):
+    """conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor"""
+    return _native_conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d_padding(input, weight, bias=None, stride=(1, 1), padding="valid", dilation=(1, 1), groups=1):
+    """conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor"""
+    return _native_conv2d_padding(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=(1), padding=(0), output_padding=(0), groups=1, dilation=(1)):
+    """conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor"""
+    return _native_conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d_input(input, weight, bias=None, stride=(1, 1), padding=(0, 0), output_padding=(0, 0), groups=1, dilation=(1, 1)):
+    """conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor"""
+    return _native_conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def max_pool2d_with_indices(self, kernel_size, stride=(), padding=(0, 0), dilation=(1, 1), ceil_mode=False):
+    """max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
+    device = self._device
+    result = tuple(_wrap(r, device) for r in _kernel(_K_max_pool2d_with_indices, device, 'max_pool2d_with_indices')(self=self._data, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode))
+    if _GRAD.enabled and self._rg:
+        node = MaxPool2DWithIndicesBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_kernel_size = kernel_size
+        node._saved_stride = stride
+        node._saved_padding = padding
+        node._saved_dilation = dilation
+        node._saved_ceil_mode = ceil_mode
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_result1_ = _Saved(result[1], True)
+    return result
+
+
+def max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    """max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor"""
+    device = grad_output._device
+    if self._device is not device or indices._device is not device:
+        device = _common_device('max_pool2d_with_indices_backward', grad_output, self, indices)
+    result = _wrap(_kernel(_K_max_pool2d_with_indices_backward, device, 'max_pool2d_with_indices_backward')(grad_output=grad_output._data, self=self._data, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode, indices=indices._data), device)
+    if _GRAD.enabled and (grad_output._rg or self._rg):
+        node = MaxPool2DWithIndicesBackwardBackward0()
+        _connect(node, (grad_output, self))
+        node._saved_self_ = _Meta(self)
+        node._saved_indices_ = _Saved(indices, False) if grad_output._rg else _NOT_SAVED
+        _set_history(result, node)
+    return result
+
+
+def max_pool2d(self, kernel_size, stride=(), padding=(0, 0), dilation=(1, 1), ceil_mode=False):
+    """max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor"""
+    return _native_max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool2d(self, kernel_size, stride=(), padding=(0, 0), ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K_avg_pool2d, device, 'avg_pool2d')(self=self._data, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode, count_include_pad=count_include_pad, divisor_override=divisor_override), device)
+    if _GRAD.enabled and self._rg:
+        node = AvgPool2DBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_kernel_size = kernel_size
+        node._saved_stride = stride
+        node._saved_padding = padding
+        node._saved_ceil_mode = ceil_mode
+        node._saved_count_include_pad = count_include_pad
+        node._saved_divisor_override = divisor_override
+        _set_history(result, node)
+    return result
+
+
+def avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor"""
+    device = grad_output._device
+    if self._device is not device:
+        device = _common_device('avg_pool2d_backward', grad_output, self)
+    result = _wrap(_kernel(_K_avg_pool2d_backward, device, 'avg_pool2d_backward')(grad_output=grad_output._data, self=self._data, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode, count_include_pad=count_include_pad, divisor_override=divisor_override), device)
+    if _GRAD.enabled and (grad_output._rg or self._rg):
+        node = AvgPool2DBackwardBackward0()
+        _connect(node, (grad_output, self))
+        node._saved_self_ = _Meta(self)
+        node._saved_kernel_size = kernel_size
+        node._saved_stride = stride
+        node._saved_padding = padding
+        node._saved_ceil_mode = ceil_mode
+        node._saved_count_include_pad = count_include_pad
+        node._saved_divisor_override = divisor_override
+        _set_history(result, node)
+    return result
+
+
+def adaptive_avg_pool2d(self, output_size):
+    """adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K_adaptive_avg_pool2d, device, 'adaptive_avg_pool2d')(self=self._data, output_size=output_size), device)
+    if _GRAD.enabled and self._rg:
+        node = AdaptiveAvgPool2DBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def _adaptive_avg_pool2d_backward(grad_output, self):
+    """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor"""
+    device = grad_output._device
+    if self._device is not device:
+        device = _common_device('_adaptive_avg_pool2d_backward', grad_output, self)
+    result = _wrap(_kernel(_K__adaptive_avg_pool2d_backward, device, '_adaptive_avg_pool2d_backward')(grad_output=grad_output._data, self=self._data), device)
+    if _GRAD.enabled and (grad_output._rg or self._rg):
+        node = AdaptiveAvgPool2DBackwardBackward0()
+        _connect(node, (grad_output, self))
+        node._saved_grad_output_ = _Meta(grad_output)
+        node._saved_self_ = _Meta(self)
+        _set_history(result, node)
+    return result
+
+
+def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)"""
+    device = _common_device('native_layer_norm', input, weight, bias)
+    result = tuple(_wrap(r, device) for r in _kernel(_K_native_layer_norm, device, 'native_layer_norm')(input=input._data, normalized_shape=normalized_shape, weight=None if weight is None else weight._data, bias=None if bias is None else bias._data, eps=eps))
+    if _GRAD.enabled and (input._rg or (weight is not None and weight._rg) or (bias is not None and bias._rg)):
+        node = NativeLayerNormBackward0()
+        _connect(node, (input, weight, bias))
+        node._saved_input_ = _Saved(input, False)
+        node._saved_normalized_shape = normalized_shape
+        node._saved_weight_ = _Saved(weight, False)
+        node._saved_eps = eps
+        node._num_outputs = 3
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_result1_ = _Saved(result[1], True)
+        node._saved_result2_ = _Saved(result[2], True)
+    return result
+
+
+def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)"""
+    device = _common_device('native_batch_norm', input, weight, bias, running_mean, running_var)
+    result = tuple(_wrap(r, device) for r in _kernel(_K_native_batch_norm, device, 'native_batch_norm')(input=input._data, weight=None if weight is None else weight._data, bias=None if bias is None else bias._data, running_mean=None if running_mean is None else running_mean._data, running_var=None if running_var is None else running_var._data, training=training, momentum=momentum, eps=eps))
+    if _GRAD.enabled and (input._rg or (weight is not None and weight._rg) or (bias is not None and bias._rg)):
+        node = NativeBatchNormBackward0()
+        _connect(node, (input, weight, bias))
+        node._saved_input_ = _Saved(input, False)
+        node._saved_weight_ = _Saved(weight, False)
+        node._saved_running_mean_ = _Saved(running_mean, False)
+        node._saved_running_var_ = _Saved(running_var, False)
+        node._saved_training = training
+        node._saved_eps = eps
+        node._num_outputs = 3
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_result1_ = _Saved(result[1], True)
+        node._saved_result2_ = _Saved(result[2], True)
+    return result
+
+
+def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
+    """native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"""
+    device = _common_device('native_layer_norm_backward', grad_out, input, mean, rstd, weight, bias)
+    result = tuple(_wrap(r, device) for r in _kernel(_K_native_layer_norm_backward, device, 'native_layer_norm_backward')(grad_out=grad_out._data, input=input._data, normalized_shape=normalized_shape, mean=mean._data, rstd=rstd._data, weight=None if weight is None else weight._data, bias=None if bias is None else bias._data, output_mask=output_mask))
+    return result
+
+
+def native_batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask):
+    """native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"""
+    device = _common_device('native_batch_norm_backward', grad_out, input, weight, running_mean, running_var, save_mean, save_invstd)
+    result = tuple(_wrap(r, device) for r in _kernel(_K_native_batch_norm_backward, device, 'native_batch_norm_backward')(grad_out=grad_out._data, input=input._data, weight=None if weight is None else weight._data, running_mean=None if running_mean is None else running_mean._data, running_var=None if running_var is None else running_var._data, save_mean=None if save_mean is None else save_mean._data, save_invstd=None if save_invstd is None else save_invstd._data, train=train, eps=eps, output_mask=output_mask))
+    return result
+
+
+def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+    """batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor"""
+    return _native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
+    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor"""
+    return _native_layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
+    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor"""
+    return _native_group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor"""
+    return _native_rms_norm(input, normalized_shape, weight, eps)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
+    """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor"""
+    return _native_scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
 

@@ -505,3 +505,31 @@ def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functio
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self, other[i])
+
+
+@cuda.jit
+def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:850
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] if self[i] > 0 else self[i] * negative_slope
+
+
+@cuda.jit
+def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:858
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i])
+
+
+@cuda.jit
+def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:866
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] if self[i] * beta > threshold else log1p(exp(self[i] * beta)) / beta
+
+
+@cuda.jit
+def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:872
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = minimum(maximum(self[i], min_val), max_val)

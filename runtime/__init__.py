@@ -44,3 +44,16 @@ from ._install import install as _install
 
 _install(globals())
 del _install
+
+
+def __getattr__(name: str):
+    # nn, optim and utils.data load on first use, so ``import yaten`` stays fast.
+    if name in ("nn", "optim", "utils", "serialization", "safetensors"):
+        import importlib
+
+        return importlib.import_module(f"yaten.{name}")
+    if name in ("save", "load"):  # yaten.save / yaten.load: checkpoints load on first use too
+        from . import serialization
+
+        return getattr(serialization, name)
+    raise AttributeError(f"module 'yaten' has no attribute '{name}'")

@@ -44,6 +44,7 @@ class PointwiseOp:
         "_cuda",
         "_is_tensor",
         "_plans",
+        "_unit_alpha",
         "alpha",
         "dtypes",
         "kind",
@@ -54,7 +55,7 @@ class PointwiseOp:
     )  # fmt: skip
 
     def __init__(self, name: str, cpu_fn, tensors: tuple, promote: tuple, kind: str, dtypes: str = "all",
-                 alpha: int | None = None):  # fmt: skip
+                 alpha: int | None = None, unit_alpha_fn=None):  # fmt: skip
         self.name = name
         self.tensors = tensors  # positions of the tensor arguments
         self.promote = promote  # positions of the arguments that take part in promotion
@@ -66,6 +67,15 @@ class PointwiseOp:
         self._plans = {}
         self.multi_tensor = len(tensors) > 1
         self._is_tensor = tuple(i in tensors for i in range(max((*tensors, *promote, alpha or 0)) + 1))
+        # alpha == 1 (add/sub by default) runs a kernel without it: a number operand costs the ufunc
+        # its contiguous inner loop (4x slower at 8k elements).
+        self._unit_alpha = None
+        if unit_alpha_fn is not None:
+            pos = lambda i: i - (i > alpha)
+            self._unit_alpha = PointwiseOp(
+                name, unit_alpha_fn, tuple(pos(i) for i in tensors),
+                tuple(pos(i) for i in promote if i != alpha), kind, dtypes,
+            )  # fmt: skip
         _ALL.append(self)
 
     def result_dtypes(self, args):
@@ -101,6 +111,15 @@ class PointwiseOp:
 
     def __call__(self, device, args, out=None):
         """The result array of this op on ``args`` (schema order); written into ``out`` if given."""
+        unit = self._unit_alpha
+        if (
+            unit is not None
+            and args[self.alpha].__class__ is int
+            and args[self.alpha] == 1
+            and device.type == "cpu"
+        ):
+            a = self.alpha
+            return unit(device, args[:a] + args[a + 1 :], out)
         # The plan depends on each tensor's dtype and whether it is 0-d, and on each number's type.
         key = tuple([(a.dtype, a.ndim == 0) if t else a.__class__ for a, t in zip(args, self._is_tensor)])
         plan = self._plans.get(key)
@@ -139,6 +158,9 @@ class PointwiseOp:
         return res if res.__class__ is np.ndarray else np.asarray(res)
 
     def _build_ufunc(self, plan, args):
+        if isinstance(self._cpu_fn, np.ufunc):  # NumPy's own (its tensors arrive cast to the compute dtype)
+            plan.ufunc = self._cpu_fn
+            return plan.ufunc
         from .kernels.cpu.vectorize import build_ufunc
 
         ct = plan.ct.np.name

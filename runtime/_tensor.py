@@ -400,6 +400,45 @@ class Tensor(TensorMethods):
 
         return register_tensor_hook(self, hook)
 
+    @property
+    def data(self) -> "Tensor":
+        """This tensor's values without its history: the same storage, but a version counter of its
+        own, so autograd does not see in-place changes made through it (as PyTorch's ``.data``).
+
+        >>> import yaten
+        >>> x = yaten.ones(2, requires_grad=True)
+        >>> x.data.mul_(3)
+        tensor([3., 3.])
+        >>> x._version, x.grad_fn
+        (0, None)
+        """
+        vc = [0] if type(self._vc) is list else InferenceVersion()
+        out = _new(self._data, self._device, self._offset, None, self._storage, vc, False)
+        out._strides = self._strides
+        return out
+
+    @data.setter
+    def data(self, new) -> None:
+        # The same object (its autograd state, hooks and version counter) now looks at new's elements.
+        if not isinstance(new, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
+        self._data, self._device, self._dtype = new._data, new._device, new._dtype
+        self._offset, self._storage, self._strides, self._base = new._offset, new._storage, new._strides, None
+
+    def detach_(self) -> "Tensor":
+        """Cut this tensor from its history in place (it becomes a leaf that does not require grad)."""
+        if self._base is not None and self._view_version is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._rg = False
+        self._output_nr = 0
+        return self
+
     def register_post_accumulate_grad_hook(self, hook):
         """``hook(tensor)`` runs after backward accumulated a gradient into this leaf's ``.grad``.
 

@@ -73,16 +73,30 @@ def _pre(node, grads):
 
 
 def _call_node(node, grads):
+    """The node's gradients for its inputs, brought to their shapes and dtypes, then its post hooks
+    (which see them validated, as in PyTorch)."""
     if node._skips_without_grads and all(g is None for g in grads):
         out = (None,) * len(node.next_functions)
     else:
-        out = node.apply(grads)
+        out = _validate(node, node.apply(grads))
     if node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
             res = hook(tuple(out), tuple(grads))
             if res is not None:
-                out = tuple(res)
+                out = _checked_hook_result(hook, res, len(out))
     return out
+
+
+def _checked_hook_result(hook, res, expected: int) -> tuple:
+    """PyTorch's checks on what a node's post hook returned in place of its grad_inputs."""
+    if not isinstance(res, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(res).__name__}'")
+    if len(res) != expected:
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(
+            f"hook '{name}' has returned an incorrect number of values (got {len(res)}, but expected {expected})"
+        )
+    return res
 
 
 def _expandable(shape, to) -> bool:
@@ -162,7 +176,7 @@ def run_backward(roots, root_grads, keep_graph: bool, create_graph: bool, captur
                     if run:
                         if node._freed:
                             node._check_not_freed()
-                        outs = _validate(node, _call_node(node, grads))
+                        outs = _call_node(node, grads)
                         if ANOMALY.enabled and ANOMALY.check_nan:
                             anomaly_mode.check_nan(node, outs)
                         if not keep_graph:

@@ -326,3 +326,197 @@ def index_put_values_backward(grad, indices, values):
 
 def to_copy_backward(grad, self):
     return grad.to(device=self.device, dtype=self.dtype)
+
+
+# --- nn: activations, linear, dropout, embedding, losses ---
+def _depends_on(out, self):
+    """``out`` with a zero-valued edge to ``self`` when create_graph would otherwise cut it off.
+
+    A backward built from a mask of ``self`` (leaky_relu, hardtanh) has derivative 0 in ``self``; PyTorch's
+    still reads ``self``, so a second grad through it gives zeros, not "does not require grad" (see
+    ``relu_backward``). First-order backward (grad mode off) skips the extra op.
+    """
+    if yaten.is_grad_enabled() and self.requires_grad and not out.requires_grad:
+        out = out + self.sign() * 0
+    return out
+
+
+def leaky_relu_backward(grad, self, negative_slope):
+    """``grad`` where ``self > 0``, else ``grad * negative_slope`` (so the kink at 0 takes the slope)."""
+    return _depends_on(yaten.where(self > 0, grad, grad * negative_slope), self)
+
+
+def elu_backward(grad, self, alpha):
+    """1 for ``self > 0``, ``alpha * exp(self)`` at and below 0 (PyTorch's kink); exp of a clamped input,
+    so a large positive ``self`` cannot put inf * 0 = nan into a second derivative."""
+    return yaten.where(self <= 0, grad * alpha * self.clamp_max(0).exp(), grad)  # NaN takes the x > 0 side
+
+
+def softplus_backward(grad, self, beta, threshold):
+    """sigmoid(beta * self), and 1 where softplus returns ``self`` itself (``beta * self > threshold``)."""
+    z = self * beta
+    return yaten.where(z > threshold, grad, grad * z.sigmoid())
+
+
+def hardtanh_backward(grad, self, min_val, max_val):
+    """``grad`` strictly inside (min_val, max_val), 0 on and outside the bounds (NaN passes, as PyTorch)."""
+    return _depends_on(yaten.where((self <= min_val) | (self >= max_val), 0.0, grad), self)
+
+
+def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """Scatter-add of the rows of ``grad`` into a (num_weights, dim) zero matrix at ``indices``; rows whose
+    index is ``padding_idx`` add nothing; with ``scale_grad_by_freq`` each row is divided by how often its
+    index occurs in the batch. Written with yaten ops, so it differentiates again (in ``grad``)."""
+    idx = indices.reshape(-1)
+    g = grad.reshape(idx.shape[0], grad.shape[-1])
+    if padding_idx is not None and padding_idx >= 0:
+        g = g * (idx != padding_idx).unsqueeze(1).to(g.dtype)
+    if scale_grad_by_freq:
+        counts = yaten.zeros(num_weights, dtype=g.dtype, device=g.device)
+        counts = counts.index_put([idx], yaten.ones(idx.shape, dtype=g.dtype, device=g.device), True)
+        g = g / counts.index_select(0, idx).unsqueeze(1)
+    out = yaten.zeros((num_weights, g.shape[1]), dtype=g.dtype, device=g.device)
+    return out.index_put([idx], g, True)
+
+
+def _loss_grad(grad, self, reduction):
+    """A reduced loss's ``grad`` spread over ``self``'s elements (divided by their count for a mean)."""
+    if reduction == 0:
+        return grad
+    g = grad.expand(self.shape)
+    return g / max(self.numel(), 1) if reduction == 1 else g
+
+
+def binary_cross_entropy_backward(grad, self, target, weight, reduction):
+    """PyTorch's: ``(x - t) / max(x (1 - x), 1e-12)``, finite at x = 0 and 1 where the clamped logs are flat."""
+    out = _loss_grad(grad, self, reduction) * (self - target) / (self * (1 - self)).clamp_min(1e-12)
+    return out if weight is None else out * weight
+
+
+def binary_cross_entropy_target_backward(grad, self, target, weight, reduction):
+    # Unclamped, as PyTorch's: +-inf at inputs of exactly 0 or 1.
+    out = _loss_grad(grad, self, reduction) * ((-self).log1p() - self.log())
+    return out if weight is None else out * weight
+
+
+# --- nn: convolution and pooling ---
+
+
+def convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                                groups, grad_input_mask):  # fmt: skip
+    """convolution's gradients: convolution_backward for the inputs in ``grad_input_mask``, None for the
+    others (the kernel's empty placeholders are PyTorch's undefined tensors, not gradients)."""
+    bias_sizes = None if bias is None else list(bias.shape)
+    outs = yaten.convolution_backward(grad, input, weight, bias_sizes, stride, padding, dilation, transposed,
+                                      output_padding, groups, list(grad_input_mask))  # fmt: skip
+    return tuple(o if m else None for o, m in zip(outs, grad_input_mask))
+
+
+def convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed,
+                                output_padding, groups, output_mask, grad_input_mask):  # fmt: skip
+    """PyTorch's ``_convolution_double_backward``: convolution_backward's gradients, from the gradients
+    ``(ggI, ggW, ggb)`` of its outputs. Each output of convolution_backward is linear in two of its inputs,
+    so every term is a convolution or a convolution_backward again (and differentiates once more).
+    Outputs left out of ``output_mask`` were never computed; their (materialized) gradients are ignored.
+    """
+    ggi, ggw, ggb = (g if m and g.numel() else None for g, m in zip(grads, output_mask))
+    args = (stride, padding, dilation, transposed, output_padding, groups)
+    gg_out = g_input = g_weight = None
+    if grad_input_mask[0]:
+        if ggi is not None:
+            gg_out = yaten.convolution(ggi, weight, None, *args)
+        if ggw is not None:
+            term = yaten.convolution(input, ggw, None, *args)
+            gg_out = term if gg_out is None else gg_out + term
+        if ggb is not None:
+            term = ggb.reshape([1, -1] + [1] * (grad_output.ndim - 2)).expand(grad_output.shape)
+            gg_out = term if gg_out is None else gg_out + term
+        if gg_out is None:
+            gg_out = yaten.zeros_like(grad_output)
+    if grad_input_mask[1]:
+        if ggw is not None:
+            grads_in = yaten.convolution_backward(grad_output, input, ggw, None, *args, [True, False, False])
+            g_input = grads_in[0]
+        else:
+            g_input = yaten.zeros_like(input)
+    if grad_input_mask[2]:
+        if ggi is not None:
+            grads_w = yaten.convolution_backward(grad_output, ggi, weight, None, *args, [False, True, False])
+            g_weight = grads_w[1]
+        else:
+            g_weight = yaten.zeros_like(weight)
+    return gg_out, g_input, g_weight
+
+
+def max_pool_double_backward(grad, indices):
+    """The gradient of max pooling's backward w.r.t. its grad_output: ``grad`` read at the indices."""
+    flat = grad.flatten(-2)
+    return flat.gather(-1, indices.flatten(-2)).reshape(indices.shape)
+
+
+def zeros_of_shape(grad, shape):
+    """Zeros of ``shape`` in ``grad``'s dtype and device: a pooling backward's gradient w.r.t. the input
+    it read only the shape (and, for max, positions) of."""
+    return yaten.zeros(shape, dtype=grad.dtype, device=grad.device)
+
+
+# --- nn: normalization and attention ---
+
+
+def _normalized_input_grad(g, xhat, rstd, dims):
+    """The gradient through ``xhat = (x - mean(x)) * rstd(x)`` over ``dims``, of ``g`` (the upstream gradient
+    times the weight)."""
+    return rstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+def layer_norm_backward(grad, input, normalized_shape, weight, mean, rstd, eps, grad_input_mask):
+    """Gradients of native_layer_norm for (input, weight, bias): the fused kernel from the saved
+    ``mean``/``rstd`` for a first-order backward; under create_graph, yaten ops with the statistics
+    recomputed from ``input``, so that the second derivative sees them depend on it."""
+    if not yaten.is_grad_enabled():  # first order: the fused kernel
+        grads = yaten.native_layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, None,
+                                                 grad_input_mask)  # fmt: skip
+        return tuple(g if need else None for g, need in zip(grads, grad_input_mask))
+    k = len(normalized_shape)
+    dims = list(range(input.ndim - k, input.ndim))
+    lead = list(range(input.ndim - k))
+    mean = input.mean(dims, keepdim=True)
+    rstd = (input.var(dims, correction=0, keepdim=True) + eps).rsqrt()
+    xhat = (input - mean) * rstd
+    grad_input = grad_weight = grad_bias = None
+    if grad_input_mask[0]:
+        g = grad * weight if weight is not None else grad
+        grad_input = _normalized_input_grad(g, xhat, rstd, dims)
+    if grad_input_mask[1]:
+        grad_weight = (grad * xhat).sum(lead) if lead else grad * xhat
+    if grad_input_mask[2]:
+        grad_bias = grad.sum(lead) if lead else grad
+    return grad_input, grad_weight, grad_bias
+
+
+def batch_norm_backward(grad, input, weight, running_mean, running_var, training, save_mean, save_invstd, eps,
+                        grad_input_mask):  # fmt: skip
+    """Gradients of native_batch_norm for (input, weight, bias): through the batch statistics in
+    training, through a fixed affine map (the running statistics) in eval. First order uses the fused
+    kernel; under create_graph, yaten ops with the batch statistics recomputed from ``input``."""
+    if not yaten.is_grad_enabled():  # first order: the fused kernel
+        grads = yaten.native_batch_norm_backward(grad, input, weight, running_mean, running_var, save_mean,
+                                                 save_invstd, training, eps, grad_input_mask)  # fmt: skip
+        return tuple(g if need else None for g, need in zip(grads, grad_input_mask))
+    dims = [0, *range(2, input.ndim)]
+    shape = (1, input.shape[1]) + (1,) * (input.ndim - 2)
+    if training:
+        mean = input.mean(dims, keepdim=True)
+        invstd = (input.var(dims, correction=0, keepdim=True) + eps).rsqrt()
+    else:
+        mean, invstd = running_mean.reshape(shape), (running_var + eps).rsqrt().reshape(shape)
+    xhat = (input - mean) * invstd
+    grad_input = grad_weight = grad_bias = None
+    if grad_input_mask[0]:
+        g = grad * weight.reshape(shape) if weight is not None else grad
+        grad_input = _normalized_input_grad(g, xhat, invstd, dims) if training else g * invstd
+    if grad_input_mask[1]:
+        grad_weight = (grad * xhat).sum(dims)
+    if grad_input_mask[2]:
+        grad_bias = grad.sum(dims)
+    return grad_input, grad_weight, grad_bias

@@ -16,13 +16,19 @@ class RemovableHandle:
     tensor([2., 2.])
     """
 
-    def __init__(self, hooks_dict: dict, hook):
+    def __init__(self, hooks_dict: dict, hook, *, extra_dict=None):
         self.id = next(_ids)
         self._hooks = hooks_dict
         hooks_dict[self.id] = hook
+        # Other tables keyed by the hook's id (e.g. which forward hooks take kwargs): cleaned up too.
+        self._extra = (
+            () if extra_dict is None else (extra_dict,) if isinstance(extra_dict, dict) else tuple(extra_dict)
+        )
 
     def remove(self) -> None:
         self._hooks.pop(self.id, None)
+        for extra in self._extra:
+            extra.pop(self.id, None)
 
     def __enter__(self):
         return self

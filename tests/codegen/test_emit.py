@@ -211,12 +211,10 @@ def test_pointwise_cpu_kernels(files):
         "def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:1\n    return self * other\n"
         in text
     )
-    assert (
-        "def mul_Tensor_kernel(self, other):  # spec/native_functions.yaml:4\n    return self * other\n"
-        in text
-    )
+    # Exactly a NumPy ufunc of its tensors: that ufunc (a number operand keeps the generated kernel).
+    assert "mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:4: self * other\n" in text
     assert "def exp_kernel(self):  # spec/native_functions.yaml:10\n    return exp(self)\n" in text
-    assert re.findall(r"^def (\w+)", text, re.M) == ["mul_Scalar_kernel", "mul_Tensor_kernel", "exp_kernel"]
+    assert re.findall(r"^def (\w+)", text, re.M) == ["mul_Scalar_kernel", "exp_kernel"]
 
 
 def test_pointwise_cuda_kernels_index_tensors_not_scalars(files):
@@ -232,14 +230,38 @@ def test_pointwise_cuda_kernels_index_tensors_not_scalars(files):
 
 def test_pointwise_ops_table(files):
     text = files["ops.py"]
-    # (tensor positions, promoted positions, promotion kind, dtypes, alpha position)
+    # (tensor positions, promoted positions, promotion kind, dtypes, alpha position, alpha == 1 kernel)
     assert (
-        '_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", None)'
+        '_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", '
+        "None, None)" in text
+    )
+    assert (
+        '_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None)'
         in text
     )
+
+
+def test_an_alpha_factor_gets_a_kernel_without_it(tmp_path):
+    spec = """\
+- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  pointwise: self + alpha * other
+- func: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+  pointwise: self + weight * (end - self)
+- func: elu(Tensor self, Scalar alpha=1) -> Tensor
+  pointwise: self if self > 0 else alpha * exp(self)
+"""
+    files = emit.render(load(make_root(tmp_path, nf=spec, d="")))
+    ops, cpu = files["ops.py"], files["pointwise_cpu.py"]
     assert (
-        '_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None)' in text
+        '_PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, '
+        "_pw_cpu.add_Tensor_kernel_unit_alpha)" in ops
     )
+    assert "add_Tensor_kernel_unit_alpha = _np.add  # the same, for alpha == 1: self + other\n" in cpu
+    assert (
+        "def elu_kernel_unit_alpha(self):  # the same, for alpha == 1\n    return self if self > 0 else exp(self)\n"
+        in cpu
+    )
+    assert "lerp_Scalar_kernel_unit_alpha" not in cpu  # no argument named alpha
 
 
 # --- op functions -------------------------------------------------------------------------------------

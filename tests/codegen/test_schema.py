@@ -391,3 +391,22 @@ def test_backward_class_names_are_pytorchs() -> None:
     }
     assert {op: names for op, names in differs.items() if comparable(op)} == {}
     assert sum(comparable(op) for op in ours if op in torch_names) >= 90  # most are compared
+
+
+def test_node_name_stems_are_title_cased_as_pytorchs() -> None:
+    """The stems PyTorch's own nodes have (``torch.log1p(x).grad_fn.name() == "Log1PBackward0"``)."""
+    import torch
+
+    from codegen.api import camel
+
+    x = torch.rand(1, 1, 4, 4, requires_grad=True)
+    made = {
+        "log1p": torch.log1p(x),
+        "max_pool2d_with_indices": torch.nn.functional.max_pool2d(x, 2),
+        "_softmax": torch._softmax(x, 1, False),
+        "adaptive_avg_pool2d": torch.nn.functional.adaptive_avg_pool2d(x, 2),
+        "_log_softmax": torch.log_softmax(x, 1),
+    }
+    assert {base: camel(base) + "Backward0" for base in made} == {
+        b: t.grad_fn.name() for b, t in made.items()
+    }

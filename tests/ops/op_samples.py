@@ -236,11 +236,222 @@ EXPLICIT = {
         Sample((_f(3, 4),), {"dtype": "float32"}, grad=False),  # float32: too coarse for finite differences
         Sample((_f(3, 4),), {"dtype": "float64"}, label="same dtype"),
     ],
+    # --- nn: activations, linear, dropout, embedding, losses ---
+    # Deterministic dropout only (p 0 or 1, or not training): the streams are not torch's.
+    "dropout": [Sample((_f(3, 4), 0.0, True)), Sample((_f(3, 4), 0.5, False)), Sample((_f(3, 4), 1.0, True))],
+    "bilinear": [
+        Sample((_f(2, 3), _f(2, 4, seed=1), _f(5, 3, 4, seed=2), _f(5, seed=3))),
+        Sample((_f(2, 2, 3), _f(2, 2, 4, seed=1), _f(5, 3, 4, seed=2)), label="batch dims"),
+    ],
+    "embedding": [
+        Sample((_f(5, 3), _idx(0, 2, 2, 4))),
+        # Not the true derivative on purpose (no gradient for the padding row; counts divide it), so
+        # finite differences disagree; tests/nn/test_dropout_embedding.py compares these grads with torch.
+        Sample((_f(5, 3), _idx(0, 2, 2, 4).reshape(2, 2), 2), label="padding_idx", grad=False),
+        Sample((_f(5, 3), _idx(0, 2, 2, 4), -1, True), label="scale_grad_by_freq", grad=False),
+    ],
+    "one_hot": [Sample((_idx(0, 2, 1),), grad=False), Sample((_idx(0, 2, 1).reshape(3, 1), 4), grad=False)],
+    "mse_loss": [Sample((_f(3, 4), _f(3, 4, seed=1)))],
+    "l1_loss": [Sample((_f(3, 4), _f(3, 4, seed=1)))],
+    "smooth_l1_loss": [
+        Sample((_f(3, 4), _f(3, 4, seed=1))),
+        Sample((_f(3, 4), _f(3, 4, seed=1)), {"beta": 0.5}),
+    ],
+    "huber_loss": [
+        Sample((_f(3, 4), _f(3, 4, seed=1))),
+        Sample((_f(3, 4), _f(3, 4, seed=1)), {"delta": 0.5}),
+    ],
+    "nll_loss": [
+        Sample((_f(3, 5), _idx(1, 0, 4))),
+        Sample((_f(3, 5), _idx(1, 0, 4)), {"ignore_index": 0}, label="ignore_index"),
+        Sample((_f(2, 3, 4), _idx(0, 2, 1, 1, 2, 0, 0, 1).reshape(2, 4)), label="K-dim"),
+        Sample((_f(5), _idx(3).reshape(())), label="no batch"),
+        # torch has no gradient for weight, so these are compared forward only.
+        Sample(
+            (_f(3, 5), _idx(1, 0, 4)), {"weight": _f(5, seed=1, positive=True)}, label="weight", grad=False
+        ),
+    ],
+    "binary_cross_entropy": [
+        Sample((_rng(3).random((3, 4)) * 0.8 + 0.1, _rng(4).random((3, 4)))),
+        Sample(
+            (_rng(3).random((3, 4)) * 0.8 + 0.1, _rng(4).random((3, 4)), _f(3, 4, seed=1, positive=True)),
+            label="weight",
+            grad=False,
+        ),
+    ],
+    # torch.binary_cross_entropy_with_logits and torch.kl_div read a missing reduction as none (their Python
+    # binding's default), yaten as the schema's Mean: the samples pass it.
+    "binary_cross_entropy_with_logits": [
+        Sample((_f(3, 4), _rng(4).random((3, 4)), None, None, 1)),
+        Sample(
+            (
+                _f(3, 4),
+                _rng(4).random((3, 4)),
+                _f(3, 4, seed=1, positive=True),
+                _f(4, seed=2, positive=True),
+                2,
+            ),
+            label="weights",
+            grad=False,
+        ),
+    ],
+    "kl_div": [
+        Sample((_f(3, 4), _rng(4).random((3, 4)), 1)),
+        Sample((_f(3, 4), _rng(4).random((3, 4)), 0), label="none"),
+        Sample((_f(3, 4), _f(3, 4, seed=1), 2), {"log_target": True}, label="log_target"),
+    ],
+    # --- nn: convolution and pooling ---
+    "convolution": [
+        Sample(
+            (_f(2, 3, 5, 4), _f(4, 3, 3, 2, seed=1), _f(4, seed=2), [2, 1], [1, 0], [1, 1], False, [0], 1)
+        ),
+        Sample(
+            (_f(2, 4, 3, 3), _f(4, 1, 2, 3, seed=1), None, [2], [1], [1], True, [1], 2), label="transposed"
+        ),
+        Sample((_f(2, 4, 6), _f(2, 2, 3, seed=1), _f(2, seed=2), [1], [2], [2], False, [0], 2), label="1-d"),
+    ],
+    "conv1d": [
+        Sample((_f(2, 3, 7), _f(4, 3, 3, seed=1), _f(4, seed=2))),
+        Sample((_f(3, 7), _f(4, 3, 2, seed=1), None, 2, 1, 2), label="unbatched, strided, dilated"),
+        Sample((_f(2, 4, 6), _f(4, 2, 3, seed=1), None, 1, 0, 1, 2), label="groups"),
+    ],
+    "conv1d.padding": [
+        Sample((_f(2, 3, 6), _f(2, 3, 4, seed=1), _f(2, seed=2), 1, "same")),
+        Sample((_f(2, 3, 6), _f(2, 3, 3, seed=1), None, 1, "valid"), label="valid"),
+    ],
+    "conv2d": [
+        Sample((_f(2, 3, 5, 4), _f(4, 3, 3, 3, seed=1), _f(4, seed=2), 1, 1)),
+        Sample(
+            (_f(2, 4, 6, 5), _f(6, 2, 2, 3, seed=1), None, (2, 1), (1, 0), (1, 2), 2), label="groups+dilation"
+        ),
+        Sample((_f(3, 5, 5), _f(2, 3, 3, 3, seed=1)), label="unbatched"),
+        Sample((_f(2, 4, 5, 5).transpose(0, 1, 3, 2), _f(2, 4, 1, 1, seed=1)), label="non-contiguous, 1x1"),
+    ],
+    "conv2d.padding": [
+        Sample((_f(2, 3, 5, 4), _f(2, 3, 3, 2, seed=1), _f(2, seed=2), 1, "same")),
+        Sample((_f(2, 2, 5, 5), _f(2, 2, 2, 2, seed=1), None, 1, "same", 2), label="same, dilated"),
+        Sample((_f(2, 3, 5, 4), _f(2, 3, 3, 2, seed=1), None, 1, "valid"), label="valid"),
+    ],
+    "conv_transpose1d": [
+        Sample((_f(2, 4, 5), _f(4, 3, 3, seed=1), _f(3, seed=2), 2, 1, 1)),
+    ],
+    "conv_transpose2d.input": [
+        Sample((_f(2, 3, 3, 4), _f(3, 2, 3, 2, seed=1), _f(2, seed=2))),
+        Sample((_f(2, 4, 3, 3), _f(4, 1, 3, 3, seed=1), None, 2, 1, 1, 2, 1), label="strided, groups"),
+        Sample((_f(4, 3, 3), _f(4, 2, 2, 2, seed=1), None, 1, 0, 0, 1, 2), label="unbatched, dilated"),
+    ],
+    "max_pool2d_with_indices": [
+        Sample((_f(2, 3, 5, 6), 2)),
+        Sample((_f(2, 2, 7, 6), (3, 2), (2, 1), 1, (1, 2), True), label="ceil_mode, dilation"),
+        Sample((_f(2, 5, 5), 3, 2, 1), label="unbatched"),
+    ],
+    "max_pool2d": [
+        Sample((_f(2, 3, 5, 6), 2)),
+        Sample((_f(2, 2, 7, 7), 3, 2, 1, 1, True), label="ceil_mode"),
+    ],
+    "avg_pool2d": [
+        Sample((_f(2, 3, 5, 6), 2)),
+        Sample((_f(2, 2, 7, 6), (3, 2), (2, 1), 1, True, False), label="ceil_mode, no pad count"),
+        Sample((_f(2, 5, 5), 3, 2, 1, False, True, 4), label="unbatched, divisor_override"),
+    ],
+    "adaptive_avg_pool2d": [
+        Sample((_f(2, 3, 5, 7), (3, 4))),
+        Sample((_f(2, 5, 4), (1, 1)), label="global, unbatched"),
+        Sample((_f(1, 2, 3, 3), (5, 4)), label="upsampling"),
+    ],
+    # --- nn: normalization and attention ---
+    "rms_norm": [
+        Sample((_f(2, 3, 4), [4], _f(4, seed=1))),
+        Sample((_f(2, 3, 4), [3, 4], None, 1e-3), label="2-d shape, eps"),
+    ],
+    "native_layer_norm": [
+        Sample((_f(2, 3, 4), [4], _f(4, seed=1), _f(4, seed=2), 1e-5)),
+        Sample((_f(2, 3, 4), [3, 4], None, None, 1e-3), label="2-d shape, no affine"),
+    ],
+    "native_batch_norm": [
+        Sample((_f(4, 3), _f(3, seed=1), _f(3, seed=2), None, None, True, 0.1, 1e-5), label="training"),
+        Sample((_f(3, 2, 4), None, _f(2, seed=2), None, None, True, 0.1, 1e-5), label="training 3-d"),
+        Sample(
+            (_f(3, 2, 4), _f(2, seed=1), None, _f(2, seed=3), _f(2, seed=4, positive=True), False, 0.1, 1e-3),
+            label="eval",
+            grad=False,
+        ),
+        Sample(
+            (_f(3, 2, 4), None, None, np.zeros(2), np.ones(2), True, 0.1, 1e-5),
+            label="training with stats",
+            grad=False,
+        ),
+    ],
+    "batch_norm": [
+        Sample(
+            (_f(4, 3), _f(3, seed=1), _f(3, seed=2), None, None, True, 0.1, 1e-5, False), label="training"
+        ),
+        Sample((_f(3, 2, 4), None, None, None, None, True, 0.1, 1e-5, False), label="training 3-d"),
+        Sample(
+            (_f(3, 2, 4), _f(2, seed=1), _f(2, seed=2), np.zeros(2), np.ones(2), True, 0.1, 1e-5, False),
+            label="training with stats",
+            grad=False,
+        ),
+        Sample(
+            (
+                _f(3, 2, 4),
+                _f(2, seed=1),
+                None,
+                _f(2, seed=3),
+                _f(2, seed=4, positive=True),
+                False,
+                0.1,
+                1e-3,
+                False,
+            ),
+            label="eval",
+            grad=False,
+        ),
+    ],
+    "layer_norm": [
+        Sample((_f(2, 3, 4), [4], _f(4, seed=1), _f(4, seed=2))),
+        Sample((_f(2, 3, 4), [3, 4]), {"eps": 1e-3}, label="2-d shape"),
+    ],
+    "group_norm": [
+        Sample((_f(2, 6, 3), 3, _f(6, seed=1), _f(6, seed=2))),
+        Sample((_f(3, 4), 2), label="2-d"),
+    ],
+    "scaled_dot_product_attention": [
+        Sample((_f(2, 3, 4), _f(2, 5, 4, seed=1), _f(2, 5, 3, seed=2))),
+        Sample((_f(2, 3, 4), _f(2, 5, 4, seed=1), _f(2, 5, 3, seed=2), _f(3, 5, seed=3)), label="float mask"),
+        Sample(
+            (
+                _f(2, 3, 4),
+                _f(2, 5, 4, seed=1),
+                _f(2, 5, 3, seed=2),
+                np.array([[1, 0, 1, 1, 0], [0, 0, 0, 0, 0], [1, 1, 1, 1, 1]], dtype=bool),
+            ),
+            label="bool mask, one row fully masked",
+        ),
+        Sample(
+            (_f(1, 2, 3, 4), _f(1, 2, 3, 4, seed=1), _f(1, 2, 3, 2, seed=2)),
+            {"is_causal": True, "scale": 0.3},
+            label="causal",
+        ),
+        Sample(
+            (_f(1, 4, 3, 2), _f(1, 2, 3, 2, seed=1), _f(1, 2, 3, 2, seed=2)),
+            {"enable_gqa": True},
+            label="gqa",
+        ),
+    ],
 }
 
 # Overloads that are not user-facing or whose samples live elsewhere (with the reason).
 NOT_SAMPLED = {
     "_gelu_erf": "reached through gelu", "_gelu_tanh": "reached through gelu",
+    # Backward kernels: reached here through their ops' gradients (and gradgradcheck); compared with
+    # torch.ops.aten directly in tests/nn/test_conv.py, test_pooling.py and test_norm.py.
+    "convolution_backward": "tests/nn/test_conv.py",
+    "max_pool2d_with_indices_backward": "tests/nn/test_pooling.py",
+    "avg_pool2d_backward": "tests/nn/test_pooling.py",
+    "_adaptive_avg_pool2d_backward": "tests/nn/test_pooling.py",
+    "native_layer_norm_backward": "tests/nn/test_norm.py",
+    "native_batch_norm_backward": "tests/nn/test_norm.py",
 }  # fmt: skip
 
 # Where torch keeps the ops it has outside the torch namespace (overload name -> callable path).
@@ -312,4 +523,83 @@ BAD = {
     "index.Tensor": [Sample((_f(4, 3), [_idx(4)]), label="index out of range")],
     "flip": [Sample((_f(3, 4), [0, 0]), label="repeated dim")],
     "repeat": [Sample((_f(2, 3), (2,)), method=True, label="too few repeats")],
+    # --- nn: activations, linear, dropout, embedding, losses ---
+    "leaky_relu": [Sample((_idx(1, 2),), label="integer input")],
+    "dropout": [Sample((_f(3), 1.5, True), label="p out of range")],
+    "bilinear": [Sample((_f(2, 3), _f(2, 4), _f(5, 3, 3)), label="input2 size")],
+    "embedding": [
+        Sample((_f(5, 3), _idx(5)), label="index out of range"),
+        Sample((_f(5, 3), np.array([1.0])), label="float indices"),
+    ],
+    "one_hot": [
+        Sample((_idx(0, -1),), label="negative class"),
+        Sample((_idx(0, 3), 2), label="class too large"),
+    ],
+    "mse_loss": [Sample((_idx(1, 2), _idx(1, 2)), label="integer input")],
+    "smooth_l1_loss": [Sample((_f(3), _f(3)), {"beta": -1.0}, label="negative beta")],
+    "nll_loss": [
+        Sample((_f(3, 5), _idx(1, 0, 5)), label="target out of bounds"),
+        Sample((_f(3, 5), np.array([1.0, 0.0, 2.0])), label="float target"),
+        Sample((_f(3, 5), _idx(1, 0)), label="batch size"),
+        Sample((_f(3, 5), _idx(1, 0, 4)), {"weight": _f(2)}, label="weight size"),
+    ],
+    "binary_cross_entropy": [Sample((np.array([1.5]), np.array([1.0])), label="input out of [0, 1]")],
+    "kl_div": [Sample((_idx(1, 2), _idx(1, 2), 1), label="integer inputs")],
+    # --- nn: convolution and pooling ---
+    "conv2d": [
+        Sample((_f(1, 4, 5, 5), _f(8, 3, 3, 3)), label="channels"),
+        Sample((_f(1, 3, 2, 2), _f(8, 3, 3, 3)), label="kernel larger than input"),
+        Sample((_f(2, 3), _f(8, 3, 3, 3)), label="2-d input"),
+        Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3), _f(4)), label="bias size"),
+        Sample((_f(1, 3, 5, 5), _f(3, 3, 3, 3), None, 1, 0, 1, 2), label="groups"),
+        Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3), None, 0), label="zero stride"),
+        Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3).astype(np.float32)), label="dtype"),
+    ],
+    "conv2d.padding": [
+        Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3), None, 2, "same"), label="same, strided"),
+        Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3), None, 1, "foo"), label="unknown string"),
+    ],
+    "conv_transpose2d.input": [
+        Sample((_f(1, 3, 5, 5), _f(4, 2, 3, 3)), label="channels"),
+        Sample((_f(1, 4, 5, 5), _f(4, 2, 3, 3), None, 2, 0, 2), label="output_padding"),
+    ],
+    "max_pool2d": [
+        Sample((_f(1, 3, 5, 5), 3, 1, 2), label="padding over half the kernel"),
+        Sample((_f(1, 3, 1, 1), 2), label="output too small"),
+        Sample((_f(3, 5), 2), label="2-d input"),
+    ],
+    "avg_pool2d": [
+        Sample((_f(1, 3, 5, 5), 2, 2, 0, False, True, 0), label="zero divisor"),
+        Sample((_f(1, 3, 5, 5), 3, 1, 2), label="padding over half the kernel"),
+    ],
+    "adaptive_avg_pool2d": [
+        Sample((_f(3, 5), 2), label="2-d input"),
+        Sample((_f(1, 3, 0, 5), (2, 2)), label="empty plane"),
+    ],
+    # --- nn: normalization and attention ---
+    "rms_norm": [
+        Sample((_f(2, 3), [4]), label="shape"),
+        Sample((_f(2, 3), [3], _f(4)), label="weight shape"),
+    ],
+    "batch_norm": [
+        Sample((_f(2, 3), None, None, np.zeros(4), np.ones(4), True, 0.1, 1e-5, False), label="stats size"),
+        Sample((_f(2, 3), None, None, None, None, False, 0.1, 1e-5, False), label="eval without stats"),
+        Sample((_f(3), None, None, None, None, True, 0.1, 1e-5, False), label="1-d input"),
+    ],
+    "layer_norm": [
+        Sample((_f(2, 3), [4]), label="shape"),
+        Sample((_f(2, 3), [3], _f(4)), label="weight shape"),
+    ],
+    "group_norm": [
+        Sample((_f(2, 6), 4), label="groups don't divide channels"),
+        Sample((_f(2, 6), 3, _f(3)), label="weight size"),
+    ],
+    "scaled_dot_product_attention": [
+        Sample(
+            (_f(2, 3, 4), _f(2, 5, 4), _f(2, 5, 3), np.ones((3, 5), dtype=bool)),
+            {"is_causal": True},
+            label="mask and causal",
+        ),
+        Sample((_f(2, 3, 4), _f(2, 5, 3), _f(2, 5, 3)), label="embedding sizes"),
+    ],
 }

@@ -137,3 +137,22 @@ def test_hook_returning_a_wrong_tensor_as_torch():
 
     same(wrong_shape)
     same(wrong_type)
+
+
+NODE_HOOK_RESULTS = {
+    "int": lambda gi, go: 5,
+    "list": lambda gi, go: [gi[0]],
+    "too_many": lambda gi, go: (gi[0], gi[0]),
+}
+
+
+@pytest.mark.parametrize("hook", NODE_HOOK_RESULTS.values(), ids=NODE_HOOK_RESULTS.keys())
+def test_node_hook_result_checks_as_torch(hook):
+    def case(m):
+        x = _leaf(m)
+        y = x.exp()
+        y.grad_fn.register_hook(hook)
+        y.sum().backward()
+        return x.grad
+
+    same(case)

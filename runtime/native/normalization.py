@@ -1,0 +1,111 @@
+"""Normalization layers as CompositeImplicitAutograd ops: batch_norm, layer_norm, group_norm, rms_norm.
+
+Each checks its arguments with PyTorch's messages and calls a fused op with its own derivative
+(native_batch_norm, native_layer_norm: spec/native_functions.yaml, kernels in kernels/cpu/norm.py).
+group_norm is a layer norm of each group of channels followed by a per-channel affine map; rms_norm
+is a few yaten ops.
+"""
+
+import numpy as np
+
+import yaten
+
+from .._dims import wrap_dim
+
+
+def _check_vector(t, name, n):
+    if t is not None and t.numel() != n:
+        raise RuntimeError(f"{name} should contain {n} elements not {t.numel()}")
+
+
+def _channel_shape(input):
+    """The shape a per-channel (dim 1) vector takes to broadcast against ``input``."""
+    return (1, input.shape[1]) + (1,) * (input.ndim - 2)
+
+
+def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+    channels = input.shape[wrap_dim(1, input.ndim)]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is not None and t.requires_grad:
+            raise RuntimeError(
+                f"The function 'native_batch_norm' is not differentiable with respect to argument '{name}'. "
+                "This input cannot have requires_grad True."
+            )
+    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                    ("running_var", running_var)):  # fmt: skip
+        _check_vector(t, name, channels)
+    if not training:
+        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+            if t is None:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+    else:
+        # The kernel writes the running statistics in place. Count that write before the call: the op's
+        # backward node saves them (its formula reads them in eval mode) after the kernel has run, so it
+        # must record the version they have after the write.
+        for t in (running_mean, running_var):
+            if t is not None:
+                t._vc[0] += 1
+    return yaten.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
+
+
+def _check_normalized_shape(input, normalized_shape, params, star):
+    """``normalized_shape`` as a tuple, after PyTorch's checks of it, of the affine ``params`` and of the
+    input's trailing dims (``star`` is how the message writes the leading ones: layer_norm and rms_norm
+    differ)."""
+    shape = tuple(normalized_shape)
+    if len(shape) == 0:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+            "but got normalized_shape = []"
+        )
+    for name, t in params:
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                f"{list(t.shape)} and normalized_shape = {list(shape)}"
+            )
+    k = len(shape)
+    if input.ndim < k or tuple(input.shape[input.ndim - k :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [{star}{', '.join(map(str, shape))}], "
+            f"but got input of size{list(input.shape)}"
+        )
+    return shape
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
+    shape = _check_normalized_shape(input, normalized_shape, (("weight", weight), ("bias", bias)), "*, ")
+    return yaten.native_layer_norm(input, shape, weight, bias, eps)[0]
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    shape = _check_normalized_shape(input, normalized_shape, (("weight", weight),), "*")
+    dims = list(range(input.ndim - len(shape), input.ndim))
+    if eps is None:
+        eps = float(np.finfo(input.dtype.np).eps)
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
+    n, channels = input.shape[0], input.shape[wrap_dim(1, input.ndim)]
+    if channels % num_groups != 0:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input of shape "
+            f"{list(input.shape)} and num_groups={num_groups}"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.numel() != channels):
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in input, but got "
+                f"{name} of shape {list(t.shape)} and input of shape {list(input.shape)}"
+            )
+    # Each group normalized as one layer-norm row; the affine transform is per channel.
+    grouped = input.reshape((n, num_groups, -1))
+    out = yaten.native_layer_norm(grouped, (grouped.shape[-1],), None, None, eps)[0].reshape(input.shape)
+    shape = _channel_shape(input)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out

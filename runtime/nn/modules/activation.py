@@ -1,0 +1,210 @@
+"""Activation layers, as ``torch.nn.ReLU``, ``LeakyReLU``, ``ELU``, ``GELU``, ``SiLU``, ``Sigmoid``,
+``Tanh``, ``Softmax``, ``LogSoftmax``, ``Softplus`` and ``Hardtanh``: each calls its functional form."""
+
+from .. import functional as F
+from .module import Module
+
+__all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSoftmax", "ReLU", "SiLU", "Sigmoid", "Softmax", "Softplus",
+           "Tanh"]  # fmt: skip
+
+
+class ReLU(Module):
+    """max(0, x) elementwise.
+
+    >>> import yaten
+    >>> yaten.nn.ReLU()(yaten.tensor([-1.0, 2.0]))
+    tensor([0., 2.])
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class LeakyReLU(Module):
+    """x for x > 0, else ``negative_slope * x``.
+
+    >>> import yaten
+    >>> yaten.nn.LeakyReLU(0.1)
+    LeakyReLU(negative_slope=0.1)
+    """
+
+    def __init__(self, negative_slope=1e-2, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class ELU(Module):
+    """x for x > 0, else ``alpha * (exp(x) - 1)``.
+
+    >>> import yaten
+    >>> yaten.nn.ELU()
+    ELU(alpha=1.0)
+    """
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class GELU(Module):
+    """x * Phi(x), or its tanh approximation (``approximate='tanh'``).
+
+    >>> import yaten
+    >>> yaten.nn.GELU()
+    GELU(approximate='none')
+    """
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
+
+
+class SiLU(Module):
+    """x * sigmoid(x).
+
+    >>> import yaten
+    >>> yaten.nn.SiLU()(yaten.tensor([0.0]))
+    tensor([0.])
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Sigmoid(Module):
+    """1 / (1 + exp(-x)).
+
+    >>> import yaten
+    >>> yaten.nn.Sigmoid()(yaten.tensor([0.0]))
+    tensor([0.5000])
+    """
+
+    def forward(self, input):
+        return F.sigmoid(input)
+
+
+class Tanh(Module):
+    """Hyperbolic tangent.
+
+    >>> import yaten
+    >>> yaten.nn.Tanh()(yaten.tensor([0.0]))
+    tensor([0.])
+    """
+
+    def forward(self, input):
+        return F.tanh(input)
+
+
+class Softmax(Module):
+    """Softmax along ``dim`` (None: PyTorch's implicit choice, with its deprecation warning).
+
+    >>> import yaten
+    >>> yaten.nn.Softmax(dim=1)
+    Softmax(dim=1)
+    """
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Module):
+    """log(softmax(x)) along ``dim``.
+
+    >>> import yaten
+    >>> yaten.nn.LogSoftmax(dim=1)
+    LogSoftmax(dim=1)
+    """
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.log_softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softplus(Module):
+    """log(1 + exp(beta x)) / beta, linear above ``threshold``.
+
+    >>> import yaten
+    >>> yaten.nn.Softplus()
+    Softplus(beta=1.0, threshold=20.0)
+    """
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class Hardtanh(Module):
+    """x clamped to [min_val, max_val].
+
+    >>> import yaten
+    >>> yaten.nn.Hardtanh()
+    Hardtanh(min_val=-1.0, max_val=1.0)
+    """
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")

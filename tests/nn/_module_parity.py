@@ -1,0 +1,101 @@
+"""Running one nn case with ``m = torch`` and ``m = yaten`` and comparing what comes out.
+
+A case is a function of the library module; its result is turned into plain data (tensors by dtype,
+shape, values and requires_grad; exceptions by type and message) with torch's names made yaten's.
+"""
+
+import warnings
+from collections import OrderedDict
+
+import torch
+
+import yaten
+
+
+def name(x) -> str:
+    return str(x).replace("torch", "yaten")
+
+
+def value(x):
+    if isinstance(x, (torch.Tensor, yaten.Tensor)):
+        kind = "Parameter" if isinstance(x, (torch.nn.Parameter, yaten.nn.Parameter)) else "Tensor"
+        return kind, name(x.dtype), tuple(x.shape), x.tolist(), x.requires_grad
+    if isinstance(x, (tuple, list)):
+        return type(x).__name__, [value(v) for v in x]
+    if isinstance(x, (dict, OrderedDict)):
+        return type(x).__name__, [(k, value(v)) for k, v in x.items()]
+    if isinstance(x, (torch.nn.Module, yaten.nn.Module)):
+        return "module", type(x).__name__
+    if isinstance(x, (str, type, torch.dtype, yaten.dtype, torch.Size, yaten.Size)):
+        return name(x)
+    return x
+
+
+def run(case, m):
+    try:
+        return value(case(m))
+    except Exception as e:  # compared by type and message
+        return type(e), name(e)
+
+
+def same(case):
+    """Run ``case`` with both libraries; return the (equal) result so a test can also check it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got, want = run(case, yaten), run(case, torch)
+    assert got == want
+    return got
+
+
+def affine_class(m):
+    """A tiny linear layer built only from ops both libraries have."""
+
+    class Affine(m.nn.Module):
+        def __init__(self, i=3, o=2):
+            super().__init__()
+            self.weight = m.nn.Parameter(m.arange(float(i * o)).reshape(o, i) / 10)
+            self.bias = m.nn.Parameter(m.zeros(o))
+            self.i, self.o = i, o
+
+        def forward(self, x):
+            return x @ self.weight.t() + self.bias
+
+        def extra_repr(self):
+            return f"in_features={self.i}, out_features={self.o}"
+
+    return Affine
+
+
+def net_class(m):
+    """Two Affine layers and buffers (one not persistent), in a nested module."""
+    Affine = affine_class(m)
+
+    class Net(m.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = Affine(3, 4)
+            self.fc2 = Affine(4, 2)
+            self.register_buffer("steps", m.tensor(0))
+            self.register_buffer("cache", m.ones(2), persistent=False)
+
+        def forward(self, x):
+            return self.fc2(self.fc1(x).tanh())
+
+    return Net
+
+
+def _approx(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-5 * max(1.0, abs(a), abs(b))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_approx(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def close(case):
+    """``same`` for float results computed in a different order: values equal up to rounding."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got, want = run(case, yaten), run(case, torch)
+    assert _approx(got, want), (got, want)
+    return got
