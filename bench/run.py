@@ -73,15 +73,20 @@ def cold_import():
 
 
 def digits_epoch(kind: str):
-    """Seconds per training epoch of examples/train_digits.py (median of 5 epochs), yaten and torch."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
-    import train_digits
-
-    per_epoch = {}
-    for lib in (yaten, torch):
-        *_, seconds = train_digits.train(lib, kind, epochs=6, quiet=True)
-        per_epoch[lib] = float(np.median(seconds[1:]))  # the first epoch also compiles kernels
-    return per_epoch[yaten], per_epoch[torch], None
+    """Seconds per training epoch of examples/train_digits.py (median of 5 epochs after the first, which
+    also compiles), yaten and torch each in a fresh process: yaten sets OMP_WAIT_POLICY, which would
+    change torch's threads too if they shared one."""
+    examples = str(Path(__file__).resolve().parents[1] / "examples")
+    code = (
+        f"import sys; sys.path.insert(0, {examples!r}); import importlib, numpy, train_digits; "
+        "lib = importlib.import_module(sys.argv[1]); "
+        f"print(numpy.median(train_digits.train(lib, {kind!r}, epochs=6, quiet=True)[3][1:]))"
+    )
+    per_epoch = [
+        float(subprocess.run([sys.executable, "-c", code, lib], capture_output=True, text=True, check=True).stdout)
+        for lib in ("yaten", "torch")
+    ]
+    return per_epoch[0], per_epoch[1], None
 
 
 ROWS = [

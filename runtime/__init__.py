@@ -7,6 +7,14 @@
 [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
 """
 
+import os as _os
+
+# Numba's OpenMP threads and OpenBLAS's threads share the cores. OpenMP's default is to busy-wait
+# after each parallel kernel, which starves the BLAS call that follows (a 2-core machine measured a
+# small pooling kernel then a 256x256 matmul 20x slower than the two apart). Threads wait passively
+# unless the user chose otherwise; it must be set before the OpenMP runtime starts.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from . import _dtype
 from ._device import device
 from ._dtype import (

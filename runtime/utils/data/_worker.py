@@ -7,6 +7,10 @@ import sys
 import traceback
 from dataclasses import dataclass
 
+from ... import int64, tensor
+from ._collate import default_collate
+from .dataset import TensorDataset
+
 __all__ = ["WorkerInfo", "get_worker_info"]
 
 # How often an idle worker checks that its parent is still alive (seconds).
@@ -82,6 +86,15 @@ class Resume:
 def _fetch_map(dataset, indices, auto_collation: bool, collate_fn):
     if not auto_collation:
         return collate_fn(dataset[indices])
+    if (
+        collate_fn is default_collate
+        and type(dataset) is TensorDataset
+        and not any(t.requires_grad for t in dataset.tensors)
+    ):
+        # What collating the samples one by one gives (each tensor's rows at ``indices``, in a list, as
+        # default_collate makes of tuples), with one gather per tensor instead of a select per sample.
+        index = tensor(list(indices), dtype=int64)
+        return [t[index] for t in dataset.tensors]
     getitems = getattr(dataset, "__getitems__", None)
     data = getitems(indices) if callable(getitems) else [dataset[i] for i in indices]
     return collate_fn(data)
