@@ -4,6 +4,7 @@ Each row times the same work in yaten, torch (CPU) and NumPy, takes the best of 
 and prints the ratios with the target from the foundation issue. Nothing here is a test.
 """
 
+import os
 import subprocess
 import sys
 import time
@@ -12,6 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
+# Read before yaten sets it for its own process: each library's epochs run in a subprocess with the
+# environment the user had.
+USER_ENV = dict(os.environ)
 
 import yaten
 
@@ -74,8 +79,8 @@ def cold_import():
 
 def digits_epoch(kind: str):
     """Seconds per training epoch of examples/train_digits.py (median of 5 epochs after the first, which
-    also compiles), yaten and torch each in a fresh process: yaten sets OMP_WAIT_POLICY, which would
-    change torch's threads too if they shared one."""
+    also compiles), yaten and torch each in a fresh process with the user's environment: yaten sets
+    OMP_WAIT_POLICY for itself, which would slow torch's threads if it inherited it."""
     examples = str(Path(__file__).resolve().parents[1] / "examples")
     code = (
         f"import sys; sys.path.insert(0, {examples!r}); import importlib, numpy, train_digits; "
@@ -83,7 +88,11 @@ def digits_epoch(kind: str):
         f"print(numpy.median(train_digits.train(lib, {kind!r}, epochs=6, quiet=True)[3][1:]))"
     )
     per_epoch = [
-        float(subprocess.run([sys.executable, "-c", code, lib], capture_output=True, text=True, check=True).stdout)
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code, lib], capture_output=True, text=True, check=True, env=USER_ENV
+            ).stdout
+        )
         for lib in ("yaten", "torch")
     ]
     return per_epoch[0], per_epoch[1], None

@@ -4,8 +4,6 @@ import numpy as np
 
 from .. import _tensor as T
 from .._backend import backend
-from . import functional as functional
-from . import graph as graph
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .engine import run_backward
 from .function import Function
@@ -141,3 +139,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     "Set allow_unused=True if this is the desired behavior."
                 )
     return tuple(result)
+
+
+def __getattr__(name: str):
+    # autograd.functional and autograd.graph (with to_dot) load on first use: ``import yaten`` stays fast.
+    if name in ("functional", "graph"):
+        import importlib
+
+        return importlib.import_module(f"yaten.autograd.{name}")
+    raise AttributeError(f"module 'yaten.autograd' has no attribute '{name}'")
