@@ -50,6 +50,7 @@ __all__ = [
     "ClampMaxBackward0",
     "LerpBackward0",
     "LerpBackward1",
+    "AddcmulBackward0",
     "WhereBackward0",
     "WhereBackward1",
     "WhereBackward2",
@@ -1105,6 +1106,40 @@ class LerpBackward1(Node):
         return (grad_self, grad_end, grad_weight)
 
 
+class AddcmulBackward0(Node):
+    """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
+
+    __slots__ = ("_saved_tensor1_", "_saved_tensor2_", "_saved_value")
+    _saved_fields = ("_saved_tensor1_", "_saved_tensor2_")
+
+    @property
+    def _saved_tensor1(node):
+        return node._saved_tensor1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_tensor1(node):
+        return node._saved_tensor1_
+
+    @property
+    def _saved_tensor2(node):
+        return node._saved_tensor2_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_tensor2(node):
+        return node._saved_tensor2_
+
+    def apply(node, grads):  # spec/derivatives.yaml:102
+        tensor1 = node._saved_tensor1_.unpack(node)
+        tensor2 = node._saved_tensor2_.unpack(node)
+        value = node._saved_value
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:103
+        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:104
+        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:105
+        return (grad_self, grad_tensor1, grad_tensor2)
+
+
 class WhereBackward0(Node):
     """where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"""
 
@@ -1119,12 +1154,12 @@ class WhereBackward0(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:102
+    def apply(node, grads):  # spec/derivatives.yaml:106
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:103
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:104
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:107
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:108
         return (grad_self, grad_other)
 
 
@@ -1142,11 +1177,11 @@ class WhereBackward1(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:105
+    def apply(node, grads):  # spec/derivatives.yaml:109
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:106
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:110
         return (grad_self,)
 
 
@@ -1164,11 +1199,11 @@ class WhereBackward2(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:107
+    def apply(node, grads):  # spec/derivatives.yaml:111
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:108
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:112
         return (grad_other,)
 
 
@@ -1183,11 +1218,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:109
+    def apply(node, grads):  # spec/derivatives.yaml:113
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:110
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:114
         return (grad_self,)
 
 
@@ -1202,14 +1237,14 @@ class AsStridedBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:111
+    def apply(node, grads):  # spec/derivatives.yaml:115
         self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:112
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:116
         return (grad_self,)
 
 
@@ -1219,12 +1254,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:113
+    def apply(node, grads):  # spec/derivatives.yaml:117
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:114
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:118
         return (grad_self,)
 
 
@@ -1234,10 +1269,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:115
+    def apply(node, grads):  # spec/derivatives.yaml:119
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:116
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:120
         return (grad_self,)
 
 
@@ -1247,11 +1282,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:117
+    def apply(node, grads):  # spec/derivatives.yaml:121
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:118
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:122
         return (grad_self,)
 
 
@@ -1266,54 +1301,16 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:119
+    def apply(node, grads):  # spec/derivatives.yaml:123
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:120
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:124
         return (grad_self,)
 
 
 class SqueezeBackward0(Node):
     """squeeze(Tensor(a) self) -> Tensor(a)"""
-
-    __slots__ = ("_saved_self_",)
-    _saved_fields = ("_saved_self_",)
-
-    @property
-    def _saved_self_sym_sizes(node):
-        node._check_not_freed()
-        return node._saved_self_.shape
-
-    def apply(node, grads):  # spec/derivatives.yaml:121
-        self = node._saved_self_
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:122
-        return (grad_self,)
-
-
-class SqueezeBackward1(Node):
-    """squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"""
-
-    __slots__ = ("_saved_self_",)
-    _saved_fields = ("_saved_self_",)
-
-    @property
-    def _saved_self_sym_sizes(node):
-        node._check_not_freed()
-        return node._saved_self_.shape
-
-    def apply(node, grads):  # spec/derivatives.yaml:123
-        self = node._saved_self_
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:124
-        return (grad_self,)
-
-
-class SqueezeBackward2(Node):
-    """squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)"""
 
     __slots__ = ("_saved_self_",)
     _saved_fields = ("_saved_self_",)
@@ -1331,17 +1328,55 @@ class SqueezeBackward2(Node):
         return (grad_self,)
 
 
+class SqueezeBackward1(Node):
+    """squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    def apply(node, grads):  # spec/derivatives.yaml:127
+        self = node._saved_self_
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:128
+        return (grad_self,)
+
+
+class SqueezeBackward2(Node):
+    """squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    def apply(node, grads):  # spec/derivatives.yaml:129
+        self = node._saved_self_
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:130
+        return (grad_self,)
+
+
 class UnsqueezeBackward0(Node):
     """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""
 
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:127
+    def apply(node, grads):  # spec/derivatives.yaml:131
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:128
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:132
         return (grad_self,)
 
 
@@ -1356,13 +1391,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:129
+    def apply(node, grads):  # spec/derivatives.yaml:133
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:130
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:134
         return (grad_self,)
 
 
@@ -1377,7 +1412,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:131
+    def apply(node, grads):  # spec/derivatives.yaml:135
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -1385,7 +1420,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:132
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:136
         return (grad_self,)
 
 
@@ -1395,11 +1430,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:133
+    def apply(node, grads):  # spec/derivatives.yaml:137
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:134
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:138
         return (grad_self,)
 
 
@@ -1409,11 +1444,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:135
+    def apply(node, grads):  # spec/derivatives.yaml:139
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:136
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:140
         return (grad_self,)
 
 
@@ -1423,11 +1458,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:137
+    def apply(node, grads):  # spec/derivatives.yaml:141
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:138
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:142
         return (grad_self,)
 
 
@@ -1442,56 +1477,16 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:139
+    def apply(node, grads):  # spec/derivatives.yaml:143
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:140
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:144
         return (grad_self,)
 
 
 class SumBackward1(Node):
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim")
-    _saved_fields = ("_saved_self_",)
-
-    @property
-    def _saved_self_sym_sizes(node):
-        node._check_not_freed()
-        return node._saved_self_.shape
-
-    def apply(node, grads):  # spec/derivatives.yaml:141
-        self = node._saved_self_
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:142
-        return (grad_self,)
-
-
-class MeanBackward0(Node):
-    """mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
-
-    __slots__ = ("_saved_self_",)
-    _saved_fields = ("_saved_self_",)
-
-    @property
-    def _saved_self_sym_sizes(node):
-        node._check_not_freed()
-        return node._saved_self_.shape
-
-    def apply(node, grads):  # spec/derivatives.yaml:143
-        self = node._saved_self_
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:144
-        return (grad_self,)
-
-
-class MeanBackward1(Node):
-    """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim")
     _saved_fields = ("_saved_self_",)
@@ -1507,7 +1502,47 @@ class MeanBackward1(Node):
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:146
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:146
+        return (grad_self,)
+
+
+class MeanBackward0(Node):
+    """mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    def apply(node, grads):  # spec/derivatives.yaml:147
+        self = node._saved_self_
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:148
+        return (grad_self,)
+
+
+class MeanBackward1(Node):
+    """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    def apply(node, grads):  # spec/derivatives.yaml:149
+        self = node._saved_self_
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:150
         return (grad_self,)
 
 
@@ -1533,12 +1568,12 @@ class ProdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:147
+    def apply(node, grads):  # spec/derivatives.yaml:151
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:148
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:152
         return (grad_self,)
 
 
@@ -1564,14 +1599,14 @@ class ProdBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:149
+    def apply(node, grads):  # spec/derivatives.yaml:153
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:150
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:154
         return (grad_self,)
 
 
@@ -1594,7 +1629,7 @@ class MaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:151
+    def apply(node, grads):  # spec/derivatives.yaml:155
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1602,7 +1637,7 @@ class MaxBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:153
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:157
         return (grad_self,)
 
 
@@ -1628,12 +1663,12 @@ class MaxBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:154
+    def apply(node, grads):  # spec/derivatives.yaml:158
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:155
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:159
         return (grad_self,)
 
 
@@ -1656,7 +1691,7 @@ class MinBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:156
+    def apply(node, grads):  # spec/derivatives.yaml:160
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1664,7 +1699,7 @@ class MinBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:158
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:162
         return (grad_self,)
 
 
@@ -1690,12 +1725,12 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:159
+    def apply(node, grads):  # spec/derivatives.yaml:163
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:160
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:164
         return (grad_self,)
 
 
@@ -1721,14 +1756,14 @@ class AmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:161
+    def apply(node, grads):  # spec/derivatives.yaml:165
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:162
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:166
         return (grad_self,)
 
 
@@ -1754,14 +1789,14 @@ class AminBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:163
+    def apply(node, grads):  # spec/derivatives.yaml:167
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:164
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
         return (grad_self,)
 
 
@@ -1779,14 +1814,14 @@ class VarBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:165
+    def apply(node, grads):  # spec/derivatives.yaml:169
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:166
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:170
         return (grad_self,)
 
 
@@ -1812,7 +1847,7 @@ class StdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:167
+    def apply(node, grads):  # spec/derivatives.yaml:171
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
@@ -1820,7 +1855,7 @@ class StdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
         return (grad_self,)
 
 
@@ -1846,14 +1881,14 @@ class LogsumexpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:169
+    def apply(node, grads):  # spec/derivatives.yaml:173
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:170
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
         return (grad_self,)
 
 
@@ -1879,13 +1914,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:171
+    def apply(node, grads):  # spec/derivatives.yaml:175
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:172
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:176
         return (grad_self,)
 
 
@@ -1911,7 +1946,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:173
+    def apply(node, grads):  # spec/derivatives.yaml:177
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -1919,7 +1954,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:178
         return (grad_self,)
 
 
@@ -1929,11 +1964,11 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:175
+    def apply(node, grads):  # spec/derivatives.yaml:179
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:176
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:180
         return (grad_self,)
 
 
@@ -1951,12 +1986,12 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:177
+    def apply(node, grads):  # spec/derivatives.yaml:181
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:178
+        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:182
         return (grad_self,)
 
 
@@ -1974,12 +2009,12 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:179
+    def apply(node, grads):  # spec/derivatives.yaml:183
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:180
+        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:184
         return (grad_self,)
 
 
@@ -2005,13 +2040,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:181
+    def apply(node, grads):  # spec/derivatives.yaml:185
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:182
-        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:183
+        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:186
+        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:187
         return (grad_self, grad_mat2)
 
 
@@ -2037,13 +2072,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:184
+    def apply(node, grads):  # spec/derivatives.yaml:188
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:185
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:186
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:189
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:190
         return (grad_self, grad_mat2)
 
 
@@ -2069,16 +2104,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:187
+    def apply(node, grads):  # spec/derivatives.yaml:191
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:188
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:189
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:190
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:192
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:193
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:194
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2104,13 +2139,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:191
+    def apply(node, grads):  # spec/derivatives.yaml:195
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:192
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:193
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:196
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:197
         return (grad_self, grad_tensor)
 
 
@@ -2136,13 +2171,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:194
+    def apply(node, grads):  # spec/derivatives.yaml:198
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:195
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:196
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:199
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:200
         return (grad_self, grad_vec)
 
 
@@ -2156,12 +2191,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:197
+    def apply(node, grads):  # spec/derivatives.yaml:201
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:198
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:202
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2172,11 +2207,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:199
+    def apply(node, grads):  # spec/derivatives.yaml:203
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:200
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:204
         return (grad_self,)
 
 
@@ -2186,12 +2221,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:201
+    def apply(node, grads):  # spec/derivatives.yaml:205
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:202
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:206
         return (grad_self,)
 
 
@@ -2206,12 +2241,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:203
+    def apply(node, grads):  # spec/derivatives.yaml:207
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:204
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:208
         return (grad_self,)
 
 
@@ -2221,10 +2256,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:205
+    def apply(node, grads):  # spec/derivatives.yaml:209
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:206
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:210
         return (grad_self,)
 
 
@@ -2234,11 +2269,11 @@ class CopyBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:207
+    def apply(node, grads):  # spec/derivatives.yaml:211
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:208
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:209
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:212
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:213
         return (grad_self, grad_src)
 
 
@@ -2248,10 +2283,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:210
+    def apply(node, grads):  # spec/derivatives.yaml:214
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:211
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:215
         return (grad_self,)
 
 
@@ -2261,10 +2296,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:212
+    def apply(node, grads):  # spec/derivatives.yaml:216
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:213
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:217
         return (grad_self,)
 
 
@@ -2282,11 +2317,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:214
+    def apply(node, grads):  # spec/derivatives.yaml:218
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:215
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:219
         return (grad_self,)
 
 
@@ -2309,13 +2344,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:216
+    def apply(node, grads):  # spec/derivatives.yaml:220
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:217
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:221
         return (grad_self,)
 
 
@@ -2338,13 +2373,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:218
+    def apply(node, grads):  # spec/derivatives.yaml:222
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:219
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:223
         return (grad_self,)
 
 
@@ -2362,13 +2397,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:220
+    def apply(node, grads):  # spec/derivatives.yaml:224
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:221
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:222
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:225
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:226
         return (grad_self, grad_src)
 
 
@@ -2386,12 +2421,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:223
+    def apply(node, grads):  # spec/derivatives.yaml:227
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:224
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:228
         return (grad_self,)
 
 
@@ -2409,13 +2444,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:225
+    def apply(node, grads):  # spec/derivatives.yaml:229
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:226
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:227
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:230
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:231
         return (grad_self, grad_src)
 
 
@@ -2433,11 +2468,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:228
+    def apply(node, grads):  # spec/derivatives.yaml:232
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:229
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:233
         return (grad_self,)
 
 
@@ -2455,12 +2490,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:230
+    def apply(node, grads):  # spec/derivatives.yaml:234
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:231
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:232
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:235
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:236
         return (grad_self, grad_value)
 
 
@@ -2486,12 +2521,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:233
+    def apply(node, grads):  # spec/derivatives.yaml:237
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:234
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:238
         return (grad_self,)
 
 
@@ -2510,12 +2545,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:235
+    def apply(node, grads):  # spec/derivatives.yaml:239
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:236
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:240
         return (grad_self,)
 
 
@@ -2537,14 +2572,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:237
+    def apply(node, grads):  # spec/derivatives.yaml:241
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:238
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:239
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:242
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:243
         return (grad_self, grad_values)
 
 
@@ -2562,12 +2597,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:242
+    def apply(node, grads):  # spec/derivatives.yaml:246
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:243
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:247
         return (grad_self,)
 
 
@@ -2585,12 +2620,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:244
+    def apply(node, grads):  # spec/derivatives.yaml:248
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:245
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:249
         return (grad_self,)
 
 
@@ -2608,13 +2643,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:246
+    def apply(node, grads):  # spec/derivatives.yaml:250
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:247
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:251
         return (grad_self,)
 
 
@@ -2632,13 +2667,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:248
+    def apply(node, grads):  # spec/derivatives.yaml:252
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:249
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:253
         return (grad_self,)
 
 
@@ -2661,14 +2696,14 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:250
+    def apply(node, grads):  # spec/derivatives.yaml:254
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:251
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:255
         return (grad_weight,)
 
 
@@ -2702,15 +2737,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:252
+    def apply(node, grads):  # spec/derivatives.yaml:256
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:253
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:254
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:257
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:258
         return (grad_self, grad_target)
 
 
@@ -2744,7 +2779,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:257
+    def apply(node, grads):  # spec/derivatives.yaml:261
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -2757,7 +2792,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:258
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:262
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -2791,7 +2826,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:259
+    def apply(node, grads):  # spec/derivatives.yaml:263
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2805,7 +2840,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:260
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:264
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -2831,7 +2866,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:261
+    def apply(node, grads):  # spec/derivatives.yaml:265
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2842,7 +2877,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:263
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:267
         return (grad_self,)
 
 
@@ -2865,13 +2900,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:264
+    def apply(node, grads):  # spec/derivatives.yaml:268
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:265
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:266
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:269
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:270
         return (grad_grad_output, grad_self)
 
 
@@ -2889,7 +2924,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:267
+    def apply(node, grads):  # spec/derivatives.yaml:271
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2899,7 +2934,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:268
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:272
         return (grad_self,)
 
 
@@ -2914,7 +2949,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:269
+    def apply(node, grads):  # spec/derivatives.yaml:273
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2924,8 +2959,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:270
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:271
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:274
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:275
         return (grad_grad_output, grad_self)
 
 
@@ -2943,11 +2978,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:272
+    def apply(node, grads):  # spec/derivatives.yaml:276
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:273
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:277
         return (grad_self,)
 
 
@@ -2967,13 +3002,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:274
+    def apply(node, grads):  # spec/derivatives.yaml:278
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:275
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:276
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:279
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:280
         return (grad_grad_output, grad_self)
 
 
@@ -3015,7 +3050,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:279
+    def apply(node, grads):  # spec/derivatives.yaml:283
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -3026,7 +3061,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:281
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:285
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3084,7 +3119,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:282
+    def apply(node, grads):  # spec/derivatives.yaml:286
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -3097,5 +3132,5 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:284
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:288
         return (grad_input, grad_weight, grad_bias)

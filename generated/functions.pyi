@@ -189,6 +189,8 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor) -> Tensor:
 @overload
 def lerp(input: Tensor, end: Tensor, weight: int | float | bool) -> Tensor:
     """Schema: ``lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor``"""
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+    """Schema: ``addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
 @overload
 def eq(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""

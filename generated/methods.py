@@ -338,6 +338,14 @@ _lerp__overloads = (
     _Overload("lerp_", (('end', 'Tensor', _R, False), ('weight', 'Scalar', _R, False), ), "lerp__Scalar", None),
 )
 
+_addcmul_overloads = (
+    _Overload("addcmul", (('tensor1', 'Tensor', _R, False), ('tensor2', 'Tensor', _R, False), ('value', 'Scalar', 1, True), ), "addcmul", 'addcmul_out'),
+)
+
+_addcmul__overloads = (
+    _Overload("addcmul_", (('tensor1', 'Tensor', _R, False), ('tensor2', 'Tensor', _R, False), ('value', 'Scalar', 1, True), ), "addcmul_", None),
+)
+
 _eq_overloads = (
     _Overload("eq", (('other', 'Tensor', _R, False), ), "eq_Tensor", None),
     _Overload("eq", (('other', 'Scalar', _R, False), ), "eq_Scalar", None),
@@ -998,6 +1006,14 @@ class TensorMethods:
     def lerp_(self, *args, **kwargs):
         """Schema: ``lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)``"""
         return _resolve("lerp_", _lerp__overloads, args, kwargs, self)
+
+    def addcmul(self, *args, **kwargs):
+        """Schema: ``addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
+        return _resolve("addcmul", _addcmul_overloads, args, kwargs, self)
+
+    def addcmul_(self, *args, **kwargs):
+        """Schema: ``addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)``"""
+        return _resolve("addcmul_", _addcmul__overloads, args, kwargs, self)
 
     def eq(self, *args, **kwargs):
         """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""

@@ -227,6 +227,10 @@ class TensorMethods:
         """Schema: ``lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor``"""
     def lerp_(self, end: Tensor, weight: int | float | bool) -> Tensor:
         """Schema: ``lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)``"""
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+        """Schema: ``addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1) -> Tensor:
+        """Schema: ``addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)``"""
     @overload
     def eq(self, other: Tensor) -> Tensor:
         """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""

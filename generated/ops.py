@@ -244,6 +244,7 @@ _PW_clamp_min = _PointwiseOp("clamp_min", _pw_cpu.clamp_min_kernel, (0,), (0, 1)
 _PW_clamp_max = _PointwiseOp("clamp_max", _pw_cpu.clamp_max_kernel, (0,), (0, 1), "default", "all", None, None)
 _PW_lerp_Scalar = _PointwiseOp("lerp_Scalar", _pw_cpu.lerp_Scalar_kernel, (0, 1), (0, 1), "default", "floating", None, None)
 _PW_lerp_Tensor = _PointwiseOp("lerp_Tensor", _pw_cpu.lerp_Tensor_kernel, (0, 1, 2), (0, 1, 2), "default", "floating", None, None)
+_PW_addcmul = _PointwiseOp("addcmul", _pw_cpu.addcmul_kernel, (0, 1, 2), (0, 1, 2), "default", "all", None, None)
 _PW_eq_Tensor = _PointwiseOp("eq_Tensor", _pw_cpu.eq_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
 _PW_eq_Scalar = _PointwiseOp("eq_Scalar", _pw_cpu.eq_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
 _PW_ne_Tensor = _PointwiseOp("ne_Tensor", _pw_cpu.ne_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
@@ -1928,6 +1929,50 @@ def lerp_Tensor(self, end, weight):
         node._saved_weight_ = _Saved(weight, False) if (self._rg or end._rg) else _NOT_SAVED
         _set_history(result, node)
     return result
+
+
+def addcmul(self, tensor1, tensor2, value=1):
+    """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
+    device = self._device
+    if tensor1._device is not device or tensor2._device is not device:
+        device = _common_device('addcmul', self, tensor1, tensor2)
+    result = _wrap(_PW_addcmul(device, (self._data, tensor1._data, tensor2._data, value)), device)
+    if _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg):
+        node = AddcmulBackward0()
+        _connect(node, (self, tensor1, tensor2))
+        node._saved_tensor1_ = _Saved(tensor1, False) if tensor2._rg else _NOT_SAVED
+        node._saved_tensor2_ = _Saved(tensor2, False) if tensor1._rg else _NOT_SAVED
+        node._saved_value = value
+        _set_history(result, node)
+    return result
+
+
+def addcmul_(self, tensor1, tensor2, value=1):
+    """addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)"""
+    device = self._device
+    if tensor1._device is not device or tensor2._device is not device:
+        device = _common_device('addcmul_', self, tensor1, tensor2)
+    recording = _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = AddcmulBackward0()
+        _connect(node, (self, tensor1, tensor2))
+        node._saved_tensor1_ = _Saved(tensor1, False) if tensor2._rg else _NOT_SAVED
+        node._saved_tensor2_ = _Saved(tensor2, False) if tensor1._rg else _NOT_SAVED
+        node._saved_value = value
+    _PW_addcmul(device, (self._data, tensor1._data, tensor2._data, value), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def addcmul_out(self, tensor1, tensor2, value=1, *, out):
+    """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg):
+        _out_of_autograd('addcmul')
+    return _write_out('addcmul', out, addcmul(self, tensor1, tensor2, value))
 
 
 def eq_Tensor(self, other):

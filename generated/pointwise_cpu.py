@@ -234,83 +234,87 @@ def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:357
     return self + weight * (end - self)
 
 
-def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:361
+def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:361
+    return self + value * tensor1 * tensor2
+
+
+def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:367
     return self == other
 
 
-def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:365
+def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:371
     return self == other
 
 
-def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:369
+def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:375
     return self != other
 
 
-def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:373
+def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:379
     return self != other
 
 
-def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:377
+def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:383
     return self < other
 
 
-def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:381
+def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:387
     return self < other
 
 
-def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:385
+def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:391
     return self <= other
 
 
-def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:389
+def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:395
     return self <= other
 
 
-def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:393
+def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:399
     return self > other
 
 
-def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:397
+def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:403
     return self > other
 
 
-def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:401
+def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:407
     return self >= other
 
 
-def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:405
+def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:411
     return self >= other
 
 
-def logical_and_kernel(self, other):  # spec/native_functions.yaml:409
+def logical_and_kernel(self, other):  # spec/native_functions.yaml:415
     return (self != 0) and (other != 0)
 
 
-def logical_or_kernel(self, other):  # spec/native_functions.yaml:413
+def logical_or_kernel(self, other):  # spec/native_functions.yaml:419
     return (self != 0) or (other != 0)
 
 
-def logical_xor_kernel(self, other):  # spec/native_functions.yaml:417
+def logical_xor_kernel(self, other):  # spec/native_functions.yaml:423
     return logical_xor(self, other)
 
 
-def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:421
+def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:427
     return where(condition, self, other)
 
 
-def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:425
+def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:431
     return where(condition, self, other)
 
 
-def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:429
+def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:435
     return where(condition, self, other)
 
 
-def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:850
+def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:856
     return self if self > 0 else self * negative_slope
 
 
-def elu_kernel(self, alpha):  # spec/native_functions.yaml:858
+def elu_kernel(self, alpha):  # spec/native_functions.yaml:864
     return self if self > 0 else alpha * expm1(self)
 
 
@@ -318,9 +322,9 @@ def elu_kernel_unit_alpha(self):  # the same, for alpha == 1
     return self if self > 0 else expm1(self)
 
 
-def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:866
+def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:872
     return self if self * beta > threshold else log1p(exp(self * beta)) / beta
 
 
-def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:872
+def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:878
     return minimum(maximum(self, min_val), max_val)

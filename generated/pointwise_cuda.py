@@ -382,154 +382,161 @@ def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:35
 
 
 @cuda.jit
-def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:361
+def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:361
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] + value * tensor1[i] * tensor2[i]
+
+
+@cuda.jit
+def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:367
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other[i]
 
 
 @cuda.jit
-def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:365
+def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:371
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other
 
 
 @cuda.jit
-def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:369
+def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:375
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other[i]
 
 
 @cuda.jit
-def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:373
+def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:379
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other
 
 
 @cuda.jit
-def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:377
+def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:383
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other[i]
 
 
 @cuda.jit
-def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:381
+def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:387
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other
 
 
 @cuda.jit
-def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:385
+def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:391
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other[i]
 
 
 @cuda.jit
-def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:389
+def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:395
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other
 
 
 @cuda.jit
-def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:393
+def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:399
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other[i]
 
 
 @cuda.jit
-def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:397
+def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:403
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other
 
 
 @cuda.jit
-def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:401
+def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:407
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other[i]
 
 
 @cuda.jit
-def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:405
+def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:411
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other
 
 
 @cuda.jit
-def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:409
+def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:415
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 and other[i] != 0
 
 
 @cuda.jit
-def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:413
+def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:419
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 or other[i] != 0
 
 
 @cuda.jit
-def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:417
+def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:423
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logical_xor(self[i], other[i])
 
 
 @cuda.jit
-def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:421
+def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:427
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other[i])
 
 
 @cuda.jit
-def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:425
+def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:431
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other)
 
 
 @cuda.jit
-def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:429
+def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:435
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self, other[i])
 
 
 @cuda.jit
-def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:850
+def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:856
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else self[i] * negative_slope
 
 
 @cuda.jit
-def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:858
+def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:864
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i])
 
 
 @cuda.jit
-def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:866
+def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:872
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] * beta > threshold else log1p(exp(self[i] * beta)) / beta
 
 
 @cuda.jit
-def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:872
+def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:878
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i], min_val), max_val)

@@ -9,6 +9,8 @@ finite at inputs of exactly 0 or 1, where differentiating the clamped logs would
 ``log_softmax`` + ``nll_loss``, called by ``nn.functional.cross_entropy``.
 """
 
+import numpy as np
+
 import yaten
 
 from .. import _dtype as D
@@ -114,21 +116,25 @@ def nll_loss(self, target, weight=None, reduction=MEAN, ignore_index=-100):
         x, t = self, target
     else:
         x, t = self.movedim(1, -1).reshape(-1, n_classes), target.reshape(-1)
-    if t.dtype is not D.int64:
-        t = t.long()
-    valid = t != ignore_index
-    bad = valid & ((t < 0) | (t >= n_classes))
-    if bool(bad.any()):
-        raise IndexError(f"Target {int(t[bad][0])} is out of bounds.")
-    safe = yaten.where(valid, t, 0)
+    # The target is not differentiable: its checks and masks are worked out on the host in NumPy, and
+    # only the gather and the weighting of the scores are yaten ops (a training step's loss is then a
+    # handful of ops rather than twenty).
+    classes = t._host().astype(np.int64, copy=False)
+    valid_h = classes != ignore_index
+    bad = valid_h & ((classes < 0) | (classes >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {int(classes[bad][0])} is out of bounds.")
+    safe = yaten.tensor(np.where(valid_h, classes, 0), device=x.device)
+    valid = yaten.tensor(valid_h.astype(x.dtype.np), device=x.device)
     picked = x.gather(1, safe.unsqueeze(1)).squeeze(1)
-    w = valid.to(x.dtype) if weight is None else weight.index_select(0, safe) * valid
+    w = valid if weight is None else weight.index_select(0, safe) * valid
     loss = -(picked * w)
     if reduction == NONE:
-        return yaten.where(valid, loss, 0.0).reshape(() if self.ndim == 1 else tuple(target.shape))
+        kept = yaten.where(yaten.tensor(valid_h, device=x.device), loss, 0.0)
+        return kept.reshape(() if self.ndim == 1 else tuple(target.shape))
     if reduction == SUM:
         return loss.sum()
-    total = w.sum()
+    total = float(valid_h.sum()) if weight is None else w.sum()
     if bool(total == 0):
         # Every target ignored (or none at all): NaN, as PyTorch, with a zero gradient rather than 0 / 0.
         return loss.sum() * 0 + float("nan")

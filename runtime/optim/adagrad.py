@@ -6,7 +6,6 @@ from yaten._tensor import Tensor
 from .optimizer import (
     Optimizer,
     _addcdiv_,
-    _addcmul_,
     _check_fused_flags,
     _check_not_complex,
     _check_tensor_hyperparameter,
@@ -178,6 +177,6 @@ def adagrad(
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
         clr = lr / (1 + (step - 1) * lr_decay)
-        _addcmul_(state_sum, grad, grad, value=1)
+        state_sum.addcmul_(grad, grad, value=1)
         std = state_sum.sqrt() + eps if differentiable else state_sum.sqrt().add_(eps)
         _addcdiv_(param, grad, std, value=-clr)

@@ -6,7 +6,6 @@ from yaten._tensor import Tensor
 from .optimizer import (
     Optimizer,
     _addcdiv_,
-    _addcmul_,
     _check_capturable,
     _check_fused_flags,
     _check_not_complex,
@@ -229,7 +228,7 @@ def adam(
             if decoupled_weight_decay:
                 param.mul_(1 - lr * weight_decay)
             elif differentiable and isinstance(weight_decay, Tensor) and weight_decay.requires_grad:
-                grad = _addcmul_(grad, param.clone(), weight_decay)
+                grad = grad.addcmul_(param.clone(), weight_decay)
             else:
                 grad = grad.add(param, alpha=_get_value(weight_decay))
 
@@ -241,7 +240,7 @@ def adam(
         if differentiable and isinstance(beta2, Tensor) and beta2.requires_grad:
             exp_avg_sq.lerp_(yaten.square(grad), 1 - beta2)
         else:
-            _addcmul_(exp_avg_sq.mul_(_get_value(beta2)), grad, grad, value=_get_value(1 - beta2))
+            exp_avg_sq.mul_(_get_value(beta2)).addcmul_(grad, grad, value=_get_value(1 - beta2))
 
         if capturable or differentiable:
             # step stays a tensor, so autograd (or the device) sees the whole computation

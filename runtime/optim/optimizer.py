@@ -118,14 +118,6 @@ def _check_not_complex(name: str, p: Tensor) -> None:
 
 # yaten has no addcmul_/addcdiv_ ops; these compose them in PyTorch's kernel order,
 # self + (value * t1) * t2 and self + (value * t1) / t2, so float64 results agree with torch.
-def _addcmul_(self: Tensor, t1: Tensor, t2: Tensor, value=1) -> Tensor:
-    return self.add_(t1.mul(value).mul_(t2))
-
-
-def _addcmul(self: Tensor, t1: Tensor, t2: Tensor, value=1) -> Tensor:
-    return self.add(t1.mul(value).mul_(t2))
-
-
 def _addcdiv_(self: Tensor, t1: Tensor, t2: Tensor, value=1) -> Tensor:
     return self.add_(t1.mul(value).div_(t2))
 

@@ -6,8 +6,6 @@ from yaten._tensor import Tensor
 from .optimizer import (
     Optimizer,
     _addcdiv_,
-    _addcmul,
-    _addcmul_,
     _check_capturable,
     _check_not_complex,
     _check_tensor_hyperparameter,
@@ -187,12 +185,12 @@ def rmsprop(
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
 
-        _addcmul_(square_avg.mul_(alpha), grad, grad, value=1 - alpha)
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
 
         if centered:
             grad_avg = grad_avgs[i]
             _lerp_(grad_avg, grad, 1 - alpha)
-            avg = _addcmul(square_avg, grad_avg, grad_avg, value=-1).sqrt_()
+            avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
         else:
             avg = square_avg.sqrt()
         avg = avg.add(eps) if differentiable else avg.add_(eps)
