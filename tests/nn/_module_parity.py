@@ -5,46 +5,11 @@ shape, values and requires_grad; exceptions by type and message) with torch's na
 """
 
 import warnings
-from collections import OrderedDict
 
 import torch
 
 import yaten
-
-
-def name(x) -> str:
-    return str(x).replace("torch", "yaten")
-
-
-def value(x):
-    if isinstance(x, (torch.Tensor, yaten.Tensor)):
-        kind = "Parameter" if isinstance(x, (torch.nn.Parameter, yaten.nn.Parameter)) else "Tensor"
-        return kind, name(x.dtype), tuple(x.shape), x.tolist(), x.requires_grad
-    if isinstance(x, (tuple, list)):
-        return type(x).__name__, [value(v) for v in x]
-    if isinstance(x, (dict, OrderedDict)):
-        return type(x).__name__, [(k, value(v)) for k, v in x.items()]
-    if isinstance(x, (torch.nn.Module, yaten.nn.Module)):
-        return "module", type(x).__name__
-    if isinstance(x, (str, type, torch.dtype, yaten.dtype, torch.Size, yaten.Size)):
-        return name(x)
-    return x
-
-
-def run(case, m):
-    try:
-        return value(case(m))
-    except Exception as e:  # compared by type and message
-        return type(e), name(e)
-
-
-def same(case):
-    """Run ``case`` with both libraries; return the (equal) result so a test can also check it."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got, want = run(case, yaten), run(case, torch)
-    assert got == want
-    return got
+from tests.runtime.parity import run, same  # noqa: F401 (re-exported for the nn tests)
 
 
 def affine_class(m):

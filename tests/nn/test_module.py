@@ -10,7 +10,8 @@ import pytest
 import torch
 
 import yaten
-from tests.nn._module_parity import affine_class, close, name, net_class, same
+from tests.nn._module_parity import affine_class, close, net_class, same
+from tests.runtime.parity import name
 
 # --- Parameter ----------------------------------------------------------------------------------------
 

@@ -371,7 +371,7 @@ def test_mark_non_differentiable():
         return y, sign, idx, sign.grad_fn is None, x.grad, received
 
     result = _same(case)
-    assert result[1][1][4] is False and result[1][5][1][0][1][1] == ("tensor", "yaten.int64", (), 0, False)
+    assert result[1][1][4] is False and result[1][5][1][0][1][1] == ("Tensor", "yaten.int64", (), 0, False)
 
 
 def test_mark_non_differentiable_on_an_input_returns_a_detached_alias():
