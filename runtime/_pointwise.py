@@ -43,6 +43,7 @@ class PointwiseOp:
         "_cpu_fn",
         "_cuda",
         "_is_tensor",
+        "_key",
         "_plans",
         "_unit_alpha",
         "alpha",
@@ -67,6 +68,7 @@ class PointwiseOp:
         self._plans = {}
         self.multi_tensor = len(tensors) > 1
         self._is_tensor = tuple(i in tensors for i in range(max((*tensors, *promote, alpha or 0)) + 1))
+        self._key = _plan_key(self._is_tensor)
         # alpha == 1 (add/sub by default) runs a kernel without it: a number operand costs the ufunc
         # its contiguous inner loop (4x slower at 8k elements).
         self._unit_alpha = None
@@ -120,8 +122,7 @@ class PointwiseOp:
         ):
             a = self.alpha
             return unit(device, args[:a] + args[a + 1 :], out)
-        # The plan depends on each tensor's dtype and whether it is 0-d, and on each number's type.
-        key = tuple([(a.dtype, a.ndim == 0) if t else a.__class__ for a, t in zip(args, self._is_tensor)])
+        key = self._key(args)
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._plan(args)
@@ -136,10 +137,11 @@ class PointwiseOp:
         ufunc = plan.ufunc or self._build_ufunc(plan, args)
         call = args
         if self.multi_tensor:
-            first = args[self.tensors[0]].shape
-            for i in self.tensors:
+            tensors = self.tensors
+            first = args[tensors[0]].shape
+            for i in tensors:
                 if args[i].shape != first:  # NumPy would broadcast too, but with its ValueError
-                    infer_size(*(args[j].shape for j in self.tensors))
+                    infer_size(*(args[j].shape for j in tensors))
                     break
         if plan.casts:
             call = list(args)
@@ -176,6 +178,23 @@ class PointwiseOp:
             fn = getattr(importlib.import_module("yaten._generated.pointwise_cuda"), self.name + "_kernel")
             self._cuda = mod.launcher(fn)
         return self._cuda
+
+
+def _plan_key(is_tensor: tuple):
+    """The function giving a call's plan key: each tensor's dtype (and, when there are several
+    tensors, whether it is 0-d: that changes promotion between tensors) and each number's type.
+    The common argument patterns get a key without a loop (this runs on every op call)."""
+    if is_tensor == (True,):
+        return lambda args: args[0].dtype
+    if is_tensor == (True, False):
+        return lambda args: (args[0].dtype, args[1].__class__)
+    if is_tensor == (True, True):
+        return lambda args: (args[0].dtype, args[1].dtype, args[0].ndim == 0, args[1].ndim == 0)
+
+    def key(args):
+        return tuple([(a.dtype, a.ndim == 0) if t else a.__class__ for a, t in zip(args, is_tensor)])
+
+    return key
 
 
 _ALL = []  # every PointwiseOp, so that their plans can be dropped when the default dtype changes
