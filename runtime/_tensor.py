@@ -391,9 +391,7 @@ class Tensor(TensorMethods):
         return self._retains_grad
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def register_hook(self, hook):
         from .autograd.hooks import register_tensor_hook
@@ -762,5 +760,6 @@ _INFERENCE_INPLACE = (
 )
 
 # Imported last: the autograd package imports this module, which must be complete by then.
+from . import autograd as _autograd
 from .autograd.grad_mode import STATE as _GRAD
 from .autograd.view_history import refresh_view

@@ -1,12 +1,17 @@
 """How a leaf's ``.grad`` receives a gradient: a private copy first, added in place after."""
 
+import importlib
+
 from .grad_mode import STATE
+
+_generated = None  # yaten._generated.ops: it imports autograd, so it is looked up on first use
 
 
 def accumulate_grad(variable, grad) -> None:
+    global _generated
     if grad is None:
         return
-    from .._generated import ops
+    ops = _generated or (_generated := importlib.import_module("yaten._generated.ops"))
 
     old = variable._grad
     if old is None:

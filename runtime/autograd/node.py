@@ -3,6 +3,7 @@
 import itertools
 import weakref
 
+from .accumulate import accumulate_grad
 from .saved import FREED, SavedVariable
 from .view_history import refresh_view
 
@@ -120,8 +121,6 @@ class AccumulateGrad(Node):
         return "yaten::autograd::AccumulateGrad"  # PyTorch names its C++ nodes by their namespace
 
     def apply(self, grads):
-        from .accumulate import accumulate_grad
-
         accumulate_grad(self.variable, grads[0])
         return ()
 
