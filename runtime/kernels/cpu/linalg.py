@@ -160,22 +160,30 @@ def _scalar(value, dtype):
     Floats truncate towards zero for integer dtypes; negative Python ints wrap into unsigned ones.
     Half arithmetic runs in float32 here, so half scalars are checked against float32's range.
     """
-    overflow = RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dtype]} without overflow")
+    if value.__class__ is int and value == 1:
+        return 1  # the default, exact in every dtype (checked first: this runs on every linear layer)
     if dtype.kind == "f":
         try:
             v = float(value)
         except OverflowError:
-            raise overflow from None
-        if dtype != _F64 and math.isfinite(v) and abs(v) > float(np.finfo(_F32).max):
-            raise overflow
+            raise _overflow(dtype) from None
+        if dtype != _F64 and math.isfinite(v) and abs(v) > _F32_MAX:
+            raise _overflow(dtype)
         return v
     info = np.iinfo(dtype)
     if isinstance(value, float) and (math.isnan(value) or value < info.min or value > info.max):
-        raise overflow
+        raise _overflow(dtype)
     value = int(value)
     if value > info.max or (value < info.min and not (info.min == 0 and -value <= info.max)):
-        raise overflow
+        raise _overflow(dtype)
     return np.array(value % (1 << info.bits), np.uint64).astype(dtype)
+
+
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _overflow(dtype) -> RuntimeError:
+    return RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dtype]} without overflow")
 
 
 def addmm(self, mat1, mat2, beta, alpha):
@@ -206,7 +214,7 @@ def addmm(self, mat1, mat2, beta, alpha):
             f"{mat2.shape[0]}x{mat2.shape[1]})"
         )
     shape = (mat1.shape[0], mat2.shape[1])
-    bias = _expand_to(self, shape)
+    bias = self if self.shape == shape or self.shape == shape[1:] else _expand_to(self, shape)
     dtype = self.dtype
     if dtype == _BOOL:
         raise _not_implemented("addmm_impl_cpu_", dtype)
