@@ -39,4 +39,6 @@ from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
 # Every layer class imported above: what ``yaten.nn`` re-exports.
-__all__ = sorted(name for name, value in list(globals().items()) if isinstance(value, type) and name[0] != "_")
+__all__ = sorted(
+    name for name, value in list(globals().items()) if isinstance(value, type) and name[0] != "_"
+)
