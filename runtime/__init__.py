@@ -34,7 +34,7 @@ from ._dtype import (
 from ._memory_format import channels_last, contiguous_format, memory_format, preserve_format
 from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
 from ._storage import UntypedStorage
-from ._tensor import Size, Tensor
+from ._tensor import Size, Tensor, typename
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
     enable_grad,

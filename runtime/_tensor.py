@@ -726,6 +726,26 @@ def legacy_type_name(t: Tensor) -> str:
     return f"{where}{D.LEGACY_NAME[t._dtype]}Tensor"
 
 
+def typename(obj) -> str:
+    """The type name PyTorch's errors print (``torch.typename``), with yaten's names.
+
+    >>> import yaten
+    >>> yaten.typename(yaten.ones(1)), yaten.typename(3)
+    ('yaten.FloatTensor', 'int')
+    """
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
 def _wrap_dim(dim: int, ndim: int) -> int:
     # size(dim) and stride(dim) do not treat a 0-d tensor as 1-d, unlike most dim arguments.
     if ndim == 0:

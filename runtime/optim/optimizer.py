@@ -13,7 +13,7 @@ from copy import deepcopy
 from itertools import chain
 
 import yaten
-from yaten._tensor import Tensor
+from yaten._tensor import Tensor, typename
 from yaten.utils.hooks import RemovableHandle
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook", "register_optimizer_step_pre_hook"]
@@ -34,21 +34,6 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
-
-
-def _typename(obj) -> str:
-    # torch.typename: a tensor's type string, else module.qualname (builtins unqualified)
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def _use_grad_for_differentiable(func):
@@ -190,7 +175,7 @@ class Optimizer:
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be "
-                "an iterable of Tensors or dicts, but got " + _typename(params)
+                "an iterable of Tensors or dicts, but got " + typename(params)
             )
 
         self.state: defaultdict = defaultdict(dict)
@@ -522,7 +507,7 @@ class Optimizer:
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError(
-                    "optimizer can only optimize Tensors, but one of the params is " + _typename(param)
+                    "optimizer can only optimize Tensors, but one of the params is " + typename(param)
                 )
             if not self.defaults.get("differentiable", None) and not (param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")

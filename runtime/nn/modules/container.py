@@ -5,9 +5,9 @@ from collections import OrderedDict
 from collections import abc as container_abcs
 from itertools import chain, islice
 
-from ..._tensor import Tensor
+from ..._tensor import Tensor, typename
 from ..parameter import Parameter
-from .module import Module, typename
+from .module import Module
 
 __all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
 

@@ -13,7 +13,7 @@ import warnings
 from collections import OrderedDict
 
 from ..._conversions import _TO, _Direct
-from ..._tensor import Tensor
+from ..._tensor import Tensor, typename
 from ...autograd.grad_mode import no_grad
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
@@ -41,21 +41,6 @@ def _addindent(s_: str, num_spaces: int) -> str:
     first = s.pop(0)
     s = [(num_spaces * " ") + line if line.strip() else "" for line in s]
     return first + "\n" + "\n".join(s)
-
-
-def typename(obj) -> str:
-    """The type name PyTorch's errors print (``torch.typename``), with yaten's names."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 # --- module-global hooks (every Module's calls and registrations run them) -------------------------

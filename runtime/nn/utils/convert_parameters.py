@@ -1,8 +1,7 @@
 """Parameters to one flat vector and back, as ``torch.nn.utils.convert_parameters``."""
 
 from ..._generated.ops import cat
-from ..._tensor import Tensor
-from ..modules.module import typename
+from ..._tensor import Tensor, typename
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
