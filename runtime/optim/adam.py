@@ -10,6 +10,7 @@ from .optimizer import (
     _check_fused_flags,
     _check_not_complex,
     _check_tensor_hyperparameter,
+    _closure_loss,
     _device_dtype_check_for_fused,
     _get_scalar_dtype,
     _get_value,
@@ -156,10 +157,7 @@ class Adam(Optimizer):
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform one step; ``closure`` re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with yaten.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
 
         for group in self.param_groups:
             params: list = []

@@ -36,6 +36,14 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
+def _closure_loss(closure):
+    """What ``step(closure)`` returns: the closure's loss, evaluated with grad enabled (or None)."""
+    if closure is None:
+        return None
+    with yaten.enable_grad():
+        return closure()
+
+
 def _use_grad_for_differentiable(func):
     # step() runs without autograd unless the optimizer is differentiable, as in PyTorch
     @functools.wraps(func)

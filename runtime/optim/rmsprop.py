@@ -9,6 +9,7 @@ from .optimizer import (
     _check_capturable,
     _check_not_complex,
     _check_tensor_hyperparameter,
+    _closure_loss,
     _get_scalar_dtype,
     _get_value,
     _lerp_,
@@ -120,10 +121,7 @@ class RMSprop(Optimizer):
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform one step; ``closure`` re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with yaten.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
 
         for group in self.param_groups:
             params: list = []

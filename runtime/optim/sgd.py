@@ -1,12 +1,12 @@
 """SGD: stochastic gradient descent with momentum, as ``torch.optim.SGD``."""
 
-import yaten
 from yaten._tensor import Tensor
 
 from .optimizer import (
     Optimizer,
     _check_fused_flags,
     _check_tensor_hyperparameter,
+    _closure_loss,
     _device_dtype_check_for_fused,
     _get_value,
     _to_scalar,
@@ -100,10 +100,7 @@ class SGD(Optimizer):
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """Perform one step; ``closure`` re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with yaten.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
 
         for group in self.param_groups:
             params: list = []
