@@ -357,23 +357,23 @@ class ModuleDict(Module):
             for key, module in modules.items():
                 self[key] = module
             return
-        for j, m in enumerate(modules):
-            if not isinstance(m, container_abcs.Iterable):
-                raise TypeError(
-                    "ModuleDict update sequence element #"
-                    + str(j)
-                    + " should be Iterable; is"
-                    + type(m).__name__
-                )
-            if not len(m) == 2:
-                raise ValueError(
-                    "ModuleDict update sequence element #"
-                    + str(j)
-                    + " has length "
-                    + str(len(m))
-                    + "; 2 is required"
-                )
-            self[m[0]] = m[1]
+        for key, module in _update_pairs("ModuleDict", modules):
+            self[key] = module
+
+
+def _update_pairs(container: str, pairs):
+    """The (key, value) pairs of a ModuleDict/ParameterDict ``update`` sequence, with PyTorch's
+    checks (and its wording, missing space included) on each element."""
+    for j, pair in enumerate(pairs):
+        if not isinstance(pair, container_abcs.Iterable):
+            raise TypeError(
+                f"{container} update sequence element #{j} should be Iterable; is{type(pair).__name__}"
+            )
+        if not len(pair) == 2:
+            raise ValueError(
+                f"{container} update sequence element #{j} has length {len(pair)}; 2 is required"
+            )
+        yield pair[0], pair[1]
 
 
 def _tensor_line(k, p, type_str: str) -> str:
@@ -584,23 +584,8 @@ class ParameterDict(Module):
             for key, parameter in sorted(parameters.items()):
                 self[key] = parameter
         else:
-            for j, p in enumerate(parameters):
-                if not isinstance(p, container_abcs.Iterable):
-                    raise TypeError(
-                        "ParameterDict update sequence element #"
-                        + str(j)
-                        + " should be Iterable; is"
-                        + type(p).__name__
-                    )
-                if not len(p) == 2:
-                    raise ValueError(
-                        "ParameterDict update sequence element #"
-                        + str(j)
-                        + " has length "
-                        + str(len(p))
-                        + "; 2 is required"
-                    )
-                self[p[0]] = p[1]
+            for key, parameter in _update_pairs("ParameterDict", parameters):
+                self[key] = parameter
 
     def extra_repr(self) -> str:
         return "\n".join(
