@@ -100,22 +100,16 @@ class set_detect_anomaly:
         STATE.enabled, STATE.check_nan = self._prev
 
 
-def report(node, error: BaseException) -> None:
+def report(node) -> None:
     """Warn with the forward stack of the node whose backward failed (the error then propagates)."""
-    trace = node.metadata.get("traceback_") if node.metadata else None
-    if trace is None:
-        warnings.warn(
-            f"Error detected in {node.name()}. No forward pass information available. Enable detect anomaly "
-            "during forward pass for more information.",
-            UserWarning,
-            stacklevel=2,
-        )
-        return
-    warnings.warn(
-        f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{trace}",
-        UserWarning,
-        stacklevel=2,
+    trace = node.metadata.get("traceback_")
+    detail = (
+        f"Traceback of forward call that caused the error:\n{trace}"
+        if trace is not None
+        else "No forward pass information available. Enable detect anomaly during forward pass for more "
+        "information."
     )
+    warnings.warn(f"Error detected in {node.name()}. {detail}", UserWarning, stacklevel=2)
 
 
 def check_nan(node, grads) -> None:

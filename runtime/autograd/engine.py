@@ -181,9 +181,9 @@ def run_backward(roots, root_grads, keep_graph: bool, create_graph: bool, captur
                             anomaly_mode.check_nan(node, outs)
                         if not keep_graph:
                             node._release()
-                except Exception as e:
+                except Exception:
                     if ANOMALY.enabled:  # show the forward code that made the failing node
-                        anomaly_mode.report(node, e)
+                        anomaly_mode.report(node)
                     raise
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is None:
