@@ -6,6 +6,7 @@ for the view back into the slice, and passes the rest of ``x``'s gradient on unc
 """
 
 from .node import Node, gradient_edge
+from .record import tensor_geometry
 
 
 class CopySlices(Node):
@@ -19,8 +20,8 @@ class CopySlices(Node):
     def __init__(self, base, view, fn):
         super().__init__()
         self.fn = fn
-        self._base_geometry = _geometry(base)
-        self._view_geometry = _geometry(view)
+        self._base_geometry = tensor_geometry(base)
+        self._view_geometry = tensor_geometry(view)
         self.next_functions = (gradient_edge(base),) + fn.next_functions[1:]
         self._input_meta = ((base._data.shape, base._dtype),) + tuple(fn._input_meta[1:])
 
@@ -50,12 +51,3 @@ class CopySlices(Node):
     def _release(self) -> None:
         self.fn._release()
         self._freed = self.fn._freed
-
-
-def _geometry(t) -> tuple:
-    return (
-        tuple(t.shape),
-        tuple(t.stride()),
-        t.storage_offset(),
-        t.untyped_storage().nbytes() // t.element_size(),
-    )

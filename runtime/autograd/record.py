@@ -19,12 +19,18 @@ class TensorMeta:
         self.device = t._device
         self.ndim = t._data.ndim
         if geometry:
-            self.geometry = (
-                tuple(t.shape),
-                tuple(t.stride()),
-                t.storage_offset(),
-                t.untyped_storage().nbytes() // t._dtype.itemsize,
-            )
+            self.geometry = tensor_geometry(t)
+
+
+def tensor_geometry(t) -> tuple:
+    """(shape, strides, storage offset, storage size in elements): where ``t``'s elements lie (PyTorch's
+    TensorGeometry), what a view's gradient is laid out by without keeping the tensor."""
+    return (
+        tuple(t.shape),
+        tuple(t.stride()),
+        t.storage_offset(),
+        t.untyped_storage().nbytes() // t._dtype.itemsize,
+    )
 
 
 def connect(node, inputs) -> None:
@@ -68,12 +74,13 @@ def set_inplace_history(t, node, output_nr: int = 0) -> None:
 def check_inplace(t) -> None:
     """In-place ops on a leaf that requires grad would lose its gradient: PyTorch forbids them."""
     base = t._base
-    if base is not None and "_custom_view" in t.__dict__:
+    # getattr, not t.__dict__: reading __dict__ would give every view written in place a dict of its own.
+    if base is not None and getattr(t, "_custom_view", None) is not None:
         raise RuntimeError(custom_view_error(t, "is being modified inplace"))
     if t._rg and (t if base is None else base).grad_fn is None:
         what = "a leaf Variable" if base is None else "a view of a leaf Variable"
         raise RuntimeError(f"{what} that requires grad is being used in an in-place operation.")
-    if base is not None and base._rg and t.__dict__.get("_no_grad_view"):
+    if base is not None and base._rg and getattr(t, "_no_grad_view", False):
         raise RuntimeError(NO_GRAD_VIEW)
 
 

@@ -23,7 +23,7 @@ def refresh_view(view) -> None:
     the base or another view): its gradient must then flow through the base's newest history."""
     recorded = view._view_version
     if recorded is not None and recorded != view._vc[0] and (view._grad_fn is not None or view._base._rg):
-        if "_custom_view" in view.__dict__:
+        if getattr(view, "_custom_view", None) is not None:
             from .record import custom_view_error
 
             raise RuntimeError(
