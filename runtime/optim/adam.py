@@ -2,6 +2,7 @@
 
 import yaten
 from yaten._tensor import Tensor
+from yaten.kernels.cpu import optim as fused_kernels
 
 from .optimizer import (
     Optimizer,
@@ -20,6 +21,24 @@ from .optimizer import (
 )
 
 __all__ = ["Adam", "adam"]
+
+_FUSED_DTYPES = (yaten.float32, yaten.float64)
+
+
+def _fusable(param, *tensors) -> bool:
+    """Whether one fused host kernel can update ``param`` with these (state) tensors: all on the cpu,
+    contiguous and of one float dtype (None entries, absent state, are skipped)."""
+    if param.device.type != "cpu" or param.dtype not in _FUSED_DTYPES:
+        return False
+    *arrays, step = tensors
+    return step.device.type == "cpu" and all(
+        t is None or (t.device.type == "cpu" and t.dtype == param.dtype and t.is_contiguous())
+        for t in (param, *arrays)
+    )
+
+
+def _flat(t: Tensor):
+    return t._data.reshape(-1)
 
 
 class Adam(Optimizer):
@@ -212,7 +231,23 @@ def adam(
     if not all(isinstance(t, Tensor) for t in state_steps):
         raise RuntimeError("API has changed, `state_steps` argument must contain a list of singleton tensors")
     lr, beta1, beta2 = _to_scalar(lr), _to_scalar(beta1), _to_scalar(beta2)
+    fusable = not (capturable or differentiable) and not any(
+        isinstance(h, Tensor) for h in (lr, beta1, beta2, weight_decay)
+    )
     for i, param in enumerate(params):
+        max_exp_avg_sq = max_exp_avg_sqs[i] if amsgrad else None
+        if fusable and _fusable(param, grads[i], exp_avgs[i], exp_avg_sqs[i], max_exp_avg_sq, state_steps[i]):
+            state_steps[i] += 1
+            fused_kernels.adam(
+                *(_flat(t) for t in (param, grads[i], exp_avgs[i], exp_avg_sqs[i])),
+                None if max_exp_avg_sq is None else _flat(max_exp_avg_sq),
+                maximize=maximize, decoupled=decoupled_weight_decay, lr=lr, weight_decay=weight_decay,
+                beta1=beta1, beta2=beta2, eps=eps, step=state_steps[i].item(),
+            )  # fmt: skip
+            for t in (param, exp_avgs[i], exp_avg_sqs[i], max_exp_avg_sq):
+                if t is not None:
+                    t._vc[0] += 1
+            continue
         grad = grads[i] if not maximize else -grads[i]
         exp_avg = exp_avgs[i]
         exp_avg_sq = exp_avg_sqs[i]
