@@ -1,7 +1,15 @@
-"""How a leaf's ``.grad`` receives a gradient: a private copy first, added in place after."""
+"""How a leaf's ``.grad`` receives a gradient: a private copy first, added in place after.
+
+The first copy follows PyTorch's gradient layout contract: ``.grad`` gets the strides of its leaf
+(when the leaf is non-overlapping and dense; contiguous strides otherwise), whatever layout the
+backward formula produced, so ``weight.grad`` of a Linear is row-major like the weight.
+"""
 
 import importlib
 
+from .._factories import empty_strided
+from .._layout import is_non_overlapping_and_dense
+from .._memory_format import contiguous_format
 from .grad_mode import STATE
 
 _generated = None  # yaten._generated.ops: it imports autograd, so it is looked up on first use
@@ -17,7 +25,7 @@ def accumulate_grad(variable, grad) -> None:
     if old is None:
         # The incoming tensor may also be another leaf's gradient or the caller's: keep a copy.
         # Under create_graph the copy keeps its history so the gradient can be differentiated.
-        variable._grad = ops.clone(grad)
+        variable._grad = _contract_copy(ops, grad, variable)
     elif STATE.enabled or old._rg:
         variable._grad = ops.add_Tensor(old, grad)
     else:
@@ -29,3 +37,23 @@ def accumulate_grad(variable, grad) -> None:
             returned = hook(variable)
             if returned is not None:  # PyTorch's check (and wording): these hooks return nothing
                 raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
+
+
+def _obeys_layout_contract(grad, variable) -> bool:
+    """Whether ``grad`` already has the layout the contract asks (c10's ``obeys_layout_contract``)."""
+    shape, strides = variable.shape, variable.stride()
+    if not is_non_overlapping_and_dense(shape, strides):
+        return grad.is_contiguous()
+    # dims of size 1 may have any stride but 0 (a broadcast there is a view of something else)
+    return all(g != 0 if n == 1 else g == s for n, g, s in zip(shape, grad.stride(), strides))
+
+
+def _contract_copy(ops, grad, variable):
+    """A copy of ``grad`` laid out as the contract asks; under grad mode it is a ``CopyBackwards``
+    of ``grad`` (or a clone, for a leaf that is not dense), as PyTorch's ``clone_obey_contract``."""
+    if not STATE.enabled and _obeys_layout_contract(grad, variable):
+        return ops.clone(grad)  # PyTorch takes ``grad`` itself here; a copy has its strides
+    if is_non_overlapping_and_dense(variable.shape, variable.stride()):
+        out = empty_strided(variable.shape, variable.stride(), dtype=grad.dtype, device=grad.device)
+        return ops.copy_(out, grad)
+    return ops.clone(grad, memory_format=contiguous_format)
