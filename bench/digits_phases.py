@@ -1,7 +1,8 @@
 """Where a digits training epoch goes: data, forward, backward and optimizer step, in one library.
 
-``python bench/digits_phases.py yaten mlp`` (or ``torch``, ``cnn``) prints milliseconds per phase for
-the fifth epoch of examples/train_digits.py's loop. Run each library in its own process (yaten sets
+``python bench/digits_phases.py yaten mlp`` (or ``torch``, ``cnn``) prints milliseconds per phase of
+an epoch of examples/train_digits.py's loop: each phase's least time over epochs 3 to 8 (the first ones
+also compile; the least is the one a busy machine disturbs least). Run each library in its own process (yaten sets
 OMP_WAIT_POLICY for itself; unset it for torch: ``env -u OMP_WAIT_POLICY``).
 """
 
@@ -14,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 import train_digits
 
 
-def phases(lib, kind: str, epochs: int = 5) -> dict:
+def phases(lib, kind: str, epochs: int = 8, warmup: int = 2) -> dict:
     lib.manual_seed(0)
     train_set, _ = train_digits.load_digits(lib)
     loader = lib.utils.data.DataLoader(
@@ -23,8 +24,9 @@ def phases(lib, kind: str, epochs: int = 5) -> dict:
     model = train_digits.make_model(lib, kind)
     optimizer = lib.optim.Adam(model.parameters(), lr=3e-3)
     loss_fn = lib.nn.CrossEntropyLoss()
-    for _ in range(epochs):  # the last epoch's times are kept (the first ones also compile)
-        spent = dict.fromkeys(("data", "zero_grad", "forward", "backward", "step"), 0.0)
+    best = dict.fromkeys(("data", "zero_grad", "forward", "backward", "step"), float("inf"))
+    for epoch in range(epochs):
+        spent = dict.fromkeys(best, 0.0)
         t = time.perf_counter()
         for x, y in loader:
             t1 = time.perf_counter()
@@ -40,7 +42,9 @@ def phases(lib, kind: str, epochs: int = 5) -> dict:
             for name, d in zip(spent, (t1 - t, t2 - t1, t3 - t2, t4 - t3, t5 - t4)):
                 spent[name] += d
             t = t5
-    return spent
+        if epoch >= warmup:
+            best = {name: min(best[name], spent[name]) for name in best}
+    return best
 
 
 if __name__ == "__main__":
