@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from codegen import formulas as F
 from codegen.entries import Derivative, NativeFunction
-from codegen.load import Spec
+from codegen.load import DIFFERENTIABLE_TYPES, Spec
 from codegen.model import Argument, FunctionSchema
 
 
@@ -22,10 +22,11 @@ def camel(base: str) -> str:
 
 
 def backward_names(derivatives) -> dict:
-    """PyTorch's rule: CamelCase of the base name + 'Backward' + how many came before with that base."""
+    """PyTorch's rule: CamelCase of the base name + 'Backward' + how many came before with that base
+    (a ``_forward`` op drops the word: nll_loss_forward records ``NllLossBackward0``)."""
     counts, names = {}, {}
     for d in derivatives:
-        stem = camel(d.schema.name.base) + "Backward"
+        stem = (camel(d.schema.name.base) + "Backward").replace("ForwardBackward", "Backward")
         names[str(d.schema.name)] = f"{stem}{counts.get(stem, 0)}"
         counts[stem] = counts.get(stem, 0) + 1
     return names
@@ -107,6 +108,9 @@ class NodePlan:
     num_outputs_expr: str
     multi_output: bool
     output_differentiability: tuple | None = None
+    # Tensor arguments with no formula that are not marked non_differentiable: requiring grad is an
+    # error (PyTorch's check_no_requires_grad), as (name, is_list)
+    refused: list = field(default_factory=list)
 
     @property
     def slots(self) -> str:
@@ -250,4 +254,11 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
         nout,
         multi,
         d.output_differentiability,
+        [
+            (a.name, arg_types[a.name] in ("Tensor[]", "Tensor?[]"))
+            for a in schema.flat_arguments
+            if arg_types[a.name] in DIFFERENTIABLE_TYPES
+            and a.name not in index
+            and a.name not in d.non_differentiable
+        ],
     )

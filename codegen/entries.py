@@ -116,6 +116,8 @@ class Derivative:
     formulas: tuple[tuple[tuple[str, ...], str, int], ...]  # (input names, formula, line)
     output_differentiability: tuple[bool, ...] | None
     line: int
+    # Tensor arguments written ``name: non_differentiable``: no gradient, and no requires_grad check
+    non_differentiable: tuple[str, ...] = ()
 
     RESERVED = ("name", "output_differentiability", "result", "dispatch")
 
@@ -134,10 +136,13 @@ class Derivative:
             raise ValueError(
                 "per-dispatch-key formulas ('dispatch:') are not supported; write the formulas under the entry"
             )
-        formulas = []
+        formulas, skipped = [], []
         for key, formula in entry.items():
             names = tuple(n.strip() for n in str(key).split(","))
             if not isinstance(formula, str):
                 raise ValueError(f"the formula for '{key}' must be a string expression, got {formula!r}")
-            formulas.append((names, formula.strip(), lines.get(key, line)))
-        return cls(schema, tuple(formulas), tuple(od) if od else None, line)
+            if formula.strip() == "non_differentiable":
+                skipped.extend(names)
+            else:
+                formulas.append((names, formula.strip(), lines.get(key, line)))
+        return cls(schema, tuple(formulas), tuple(od) if od else None, line, tuple(skipped))

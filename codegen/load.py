@@ -342,6 +342,11 @@ def formula_scope(schema: FunctionSchema) -> set[str]:
 def _check_formulas(d: Derivative, schema: FunctionSchema, helpers, op_names, rel: str) -> None:
     args = {a.name: a for a in schema.flat_arguments}
     scope = formula_scope(schema) | set(helpers) | op_names | F.BUILTINS
+    for name in d.non_differentiable:
+        if name not in args or str(args[name].type) not in DIFFERENTIABLE_TYPES:
+            raise SpecError(
+                f"{rel}:{d.line}: {d.schema.name}: '{name}: non_differentiable' names no Tensor argument of the schema"
+            )
     for inputs, formula, line in d.formulas:
         where = f"{rel}:{line}: {d.schema.name}"
         for name in inputs:

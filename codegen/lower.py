@@ -168,6 +168,17 @@ def _conditional(save: str, when: str | None) -> str:
     return save if when is None else f"{save} if {_paren(when)} else _NOT_SAVED"
 
 
+def _refusal_lines(fn: NativeFunction, node: api.NodePlan, op: str) -> list[str]:
+    """PyTorch's ``check_no_requires_grad``, before the kernel runs: with grad mode on, a Tensor argument
+    without a formula (and not marked non_differentiable) may not require grad."""
+    types = {a.name: str(a.type) for a in fn.schema.flat_arguments}
+    lines = []
+    for name, is_list in node.refused:
+        cond = _requires_grad_expr([(name, is_list)], types)
+        lines += [f"if _GRAD.enabled and {_paren(cond)}:", f"    _not_differentiable({op!r}, {name!r})"]
+    return lines
+
+
 def _kernel_call(args) -> str:
     """Kernels are called by keyword: their parameters are named as the schema's arguments, and a
     kernel that serves several overloads gives defaults to the parameters some of them lack."""
@@ -203,6 +214,8 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
     explicit = impl_fn.kernel("CompositeExplicitAutograd")
     # A device-generic composite handles devices itself (copy_ even moves data between them).
     lines = [] if explicit else _device_lines(fn, name)
+    if node is not None:
+        lines.extend(_refusal_lines(fn, node, name))
     if kind == "inplace":
         if node is not None:
             types = {a.name: str(a.type) for a in fn.schema.flat_arguments}

@@ -118,6 +118,8 @@ __all__ = [
     "SoftplusBackward0",
     "HardtanhBackward0",
     "EmbeddingBackward0",
+    "NllLossBackward0",
+    "NllLossBackwardBackward0",
     "BinaryCrossEntropyBackward0",
     "ConvolutionBackward0",
     "ConvolutionBackwardBackward0",
@@ -138,10 +140,10 @@ class NegBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:4
+    def apply(node, grads):  # spec/derivatives.yaml:7
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad if needs[0] else None  # spec/derivatives.yaml:5
+        grad_self = -grad if needs[0] else None  # spec/derivatives.yaml:8
         return (grad_self,)
 
 
@@ -159,11 +161,11 @@ class AbsBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:6
+    def apply(node, grads):  # spec/derivatives.yaml:9
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sign() if needs[0] else None  # spec/derivatives.yaml:7
+        grad_self = grad * self.sign() if needs[0] else None  # spec/derivatives.yaml:10
         return (grad_self,)
 
 
@@ -173,10 +175,10 @@ class SignBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:8
+    def apply(node, grads):  # spec/derivatives.yaml:11
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:9
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:12
         return (grad_self,)
 
 
@@ -194,11 +196,11 @@ class ExpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:10
+    def apply(node, grads):  # spec/derivatives.yaml:13
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result if needs[0] else None  # spec/derivatives.yaml:11
+        grad_self = grad * result if needs[0] else None  # spec/derivatives.yaml:14
         return (grad_self,)
 
 
@@ -216,11 +218,11 @@ class Expm1Backward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:12
+    def apply(node, grads):  # spec/derivatives.yaml:15
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (result + 1) if needs[0] else None  # spec/derivatives.yaml:13
+        grad_self = grad * (result + 1) if needs[0] else None  # spec/derivatives.yaml:16
         return (grad_self,)
 
 
@@ -238,11 +240,11 @@ class LogBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:14
+    def apply(node, grads):  # spec/derivatives.yaml:17
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / self if needs[0] else None  # spec/derivatives.yaml:15
+        grad_self = grad / self if needs[0] else None  # spec/derivatives.yaml:18
         return (grad_self,)
 
 
@@ -260,11 +262,11 @@ class Log2Backward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:16
+    def apply(node, grads):  # spec/derivatives.yaml:19
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self * 0.6931471805599453) if needs[0] else None  # spec/derivatives.yaml:17
+        grad_self = grad / (self * 0.6931471805599453) if needs[0] else None  # spec/derivatives.yaml:20
         return (grad_self,)
 
 
@@ -282,11 +284,11 @@ class Log10Backward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:18
+    def apply(node, grads):  # spec/derivatives.yaml:21
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self * 2.302585092994046) if needs[0] else None  # spec/derivatives.yaml:19
+        grad_self = grad / (self * 2.302585092994046) if needs[0] else None  # spec/derivatives.yaml:22
         return (grad_self,)
 
 
@@ -304,11 +306,11 @@ class Log1PBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:20
+    def apply(node, grads):  # spec/derivatives.yaml:23
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self + 1) if needs[0] else None  # spec/derivatives.yaml:21
+        grad_self = grad / (self + 1) if needs[0] else None  # spec/derivatives.yaml:24
         return (grad_self,)
 
 
@@ -326,11 +328,11 @@ class SqrtBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:22
+    def apply(node, grads):  # spec/derivatives.yaml:25
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (2 * result) if needs[0] else None  # spec/derivatives.yaml:23
+        grad_self = grad / (2 * result) if needs[0] else None  # spec/derivatives.yaml:26
         return (grad_self,)
 
 
@@ -348,11 +350,11 @@ class RsqrtBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:24
+    def apply(node, grads):  # spec/derivatives.yaml:27
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -0.5 * grad * result.pow(3) if needs[0] else None  # spec/derivatives.yaml:25
+        grad_self = -0.5 * grad * result.pow(3) if needs[0] else None  # spec/derivatives.yaml:28
         return (grad_self,)
 
 
@@ -370,11 +372,11 @@ class ReciprocalBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:26
+    def apply(node, grads):  # spec/derivatives.yaml:29
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad * result * result if needs[0] else None  # spec/derivatives.yaml:27
+        grad_self = -grad * result * result if needs[0] else None  # spec/derivatives.yaml:30
         return (grad_self,)
 
 
@@ -392,11 +394,11 @@ class SinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:28
+    def apply(node, grads):  # spec/derivatives.yaml:31
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.cos() if needs[0] else None  # spec/derivatives.yaml:29
+        grad_self = grad * self.cos() if needs[0] else None  # spec/derivatives.yaml:32
         return (grad_self,)
 
 
@@ -414,11 +416,11 @@ class CosBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:30
+    def apply(node, grads):  # spec/derivatives.yaml:33
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad * self.sin() if needs[0] else None  # spec/derivatives.yaml:31
+        grad_self = -grad * self.sin() if needs[0] else None  # spec/derivatives.yaml:34
         return (grad_self,)
 
 
@@ -436,11 +438,11 @@ class TanBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:32
+    def apply(node, grads):  # spec/derivatives.yaml:35
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 + result * result) if needs[0] else None  # spec/derivatives.yaml:33
+        grad_self = grad * (1 + result * result) if needs[0] else None  # spec/derivatives.yaml:36
         return (grad_self,)
 
 
@@ -458,11 +460,11 @@ class AtanBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:34
+    def apply(node, grads):  # spec/derivatives.yaml:37
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (1 + self * self) if needs[0] else None  # spec/derivatives.yaml:35
+        grad_self = grad / (1 + self * self) if needs[0] else None  # spec/derivatives.yaml:38
         return (grad_self,)
 
 
@@ -480,11 +482,11 @@ class TanhBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:36
+    def apply(node, grads):  # spec/derivatives.yaml:39
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - result * result) if needs[0] else None  # spec/derivatives.yaml:37
+        grad_self = grad * (1 - result * result) if needs[0] else None  # spec/derivatives.yaml:40
         return (grad_self,)
 
 
@@ -502,11 +504,11 @@ class SigmoidBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:38
+    def apply(node, grads):  # spec/derivatives.yaml:41
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:39
+        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:42
         return (grad_self,)
 
 
@@ -524,11 +526,11 @@ class ReluBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:40
+    def apply(node, grads):  # spec/derivatives.yaml:43
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:41
+        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:44
         return (grad_self,)
 
 
@@ -546,11 +548,11 @@ class SiluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:42
+    def apply(node, grads):  # spec/derivatives.yaml:45
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:43
+        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:46
         return (grad_self,)
 
 
@@ -568,11 +570,11 @@ class ErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:44
+    def apply(node, grads):  # spec/derivatives.yaml:47
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:45
+        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:48
         return (grad_self,)
 
 
@@ -582,10 +584,10 @@ class FloorBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:46
+    def apply(node, grads):  # spec/derivatives.yaml:49
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:47
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:50
         return (grad_self,)
 
 
@@ -595,10 +597,10 @@ class CeilBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:48
+    def apply(node, grads):  # spec/derivatives.yaml:51
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:49
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:52
         return (grad_self,)
 
 
@@ -608,10 +610,10 @@ class RoundBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:50
+    def apply(node, grads):  # spec/derivatives.yaml:53
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:51
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:54
         return (grad_self,)
 
 
@@ -621,10 +623,10 @@ class TruncBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:52
+    def apply(node, grads):  # spec/derivatives.yaml:55
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:53
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:56
         return (grad_self,)
 
 
@@ -642,11 +644,11 @@ class GeluErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:54
+    def apply(node, grads):  # spec/derivatives.yaml:57
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:55
+        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:58
         return (grad_self,)
 
 
@@ -664,11 +666,11 @@ class GeluTanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:56
+    def apply(node, grads):  # spec/derivatives.yaml:59
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:57
+        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:60
         return (grad_self,)
 
 
@@ -678,12 +680,12 @@ class AddBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:58
+    def apply(node, grads):  # spec/derivatives.yaml:61
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:59
-        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:60
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:62
+        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:63
         return (grad_self, grad_other)
 
 
@@ -693,12 +695,12 @@ class SubBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:61
+    def apply(node, grads):  # spec/derivatives.yaml:64
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:62
-        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:63
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:65
+        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:66
         return (grad_self, grad_other)
 
 
@@ -724,13 +726,13 @@ class MulBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:64
+    def apply(node, grads):  # spec/derivatives.yaml:67
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:65
-        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:66
+        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:68
+        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:69
         return (grad_self, grad_other)
 
 
@@ -756,13 +758,13 @@ class DivBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:67
+    def apply(node, grads):  # spec/derivatives.yaml:70
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:68
-        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:69
+        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:71
+        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:72
         return (grad_self, grad_other)
 
 
@@ -772,10 +774,10 @@ class RemainderBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:70
+    def apply(node, grads):  # spec/derivatives.yaml:73
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:71
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:74
         return (grad_self,)
 
 
@@ -801,13 +803,13 @@ class RemainderBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:72
+    def apply(node, grads):  # spec/derivatives.yaml:75
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:73
-        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:74
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:76
+        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:77
         return (grad_self, grad_other)
 
 
@@ -825,12 +827,12 @@ class PowBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:75
+    def apply(node, grads):  # spec/derivatives.yaml:78
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:76
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:79
         return (grad_self,)
 
 
@@ -864,14 +866,14 @@ class PowBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:77
+    def apply(node, grads):  # spec/derivatives.yaml:80
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:78
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:79
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:81
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:82
         return (grad_self, grad_exponent)
 
 
@@ -897,13 +899,13 @@ class PowBackward2(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:80
+    def apply(node, grads):  # spec/derivatives.yaml:83
         self = node._saved_self
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:81
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:84
         return (grad_exponent,)
 
 
@@ -929,13 +931,13 @@ class MaximumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:82
+    def apply(node, grads):  # spec/derivatives.yaml:85
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:83
-        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:84
+        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:86
+        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:87
         return (grad_self, grad_other)
 
 
@@ -961,13 +963,13 @@ class MinimumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:85
+    def apply(node, grads):  # spec/derivatives.yaml:88
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:86
-        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:87
+        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:89
+        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:90
         return (grad_self, grad_other)
 
 
@@ -993,13 +995,13 @@ class Atan2Backward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:88
+    def apply(node, grads):  # spec/derivatives.yaml:91
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:89
-        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:90
+        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:92
+        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:93
         return (grad_self, grad_other)
 
 
@@ -1017,12 +1019,12 @@ class ClampMinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:91
+    def apply(node, grads):  # spec/derivatives.yaml:94
         self = node._saved_self_.unpack(node)
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:92
+        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:95
         return (grad_self,)
 
 
@@ -1040,12 +1042,12 @@ class ClampMaxBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:93
+    def apply(node, grads):  # spec/derivatives.yaml:96
         self = node._saved_self_.unpack(node)
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:94
+        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:97
         return (grad_self,)
 
 
@@ -1055,12 +1057,12 @@ class LerpBackward0(Node):
     __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:95
+    def apply(node, grads):  # spec/derivatives.yaml:98
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:96
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:97
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:99
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:100
         return (grad_self, grad_end)
 
 
@@ -1094,15 +1096,15 @@ class LerpBackward1(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:98
+    def apply(node, grads):  # spec/derivatives.yaml:101
         self = node._saved_self_.unpack(node)
         end = node._saved_end_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:99
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:100
-        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:101
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:102
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:103
+        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:104
         return (grad_self, grad_end, grad_weight)
 
 
@@ -1128,15 +1130,15 @@ class AddcmulBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:102
+    def apply(node, grads):  # spec/derivatives.yaml:105
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:103
-        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:104
-        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:105
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:106
+        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:107
+        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:108
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -1154,12 +1156,12 @@ class WhereBackward0(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:106
+    def apply(node, grads):  # spec/derivatives.yaml:109
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:107
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:108
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:111
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:112
         return (grad_self, grad_other)
 
 
@@ -1177,11 +1179,11 @@ class WhereBackward1(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:109
+    def apply(node, grads):  # spec/derivatives.yaml:113
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:110
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:115
         return (grad_self,)
 
 
@@ -1199,11 +1201,11 @@ class WhereBackward2(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:111
+    def apply(node, grads):  # spec/derivatives.yaml:116
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:112
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:118
         return (grad_other,)
 
 
@@ -1218,11 +1220,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:113
+    def apply(node, grads):  # spec/derivatives.yaml:119
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:114
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:120
         return (grad_self,)
 
 
@@ -1237,14 +1239,14 @@ class AsStridedBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:115
+    def apply(node, grads):  # spec/derivatives.yaml:121
         self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:116
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:122
         return (grad_self,)
 
 
@@ -1254,12 +1256,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:117
+    def apply(node, grads):  # spec/derivatives.yaml:123
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:118
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:124
         return (grad_self,)
 
 
@@ -1269,10 +1271,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:119
+    def apply(node, grads):  # spec/derivatives.yaml:125
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:120
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:126
         return (grad_self,)
 
 
@@ -1282,11 +1284,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:121
+    def apply(node, grads):  # spec/derivatives.yaml:127
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:122
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:128
         return (grad_self,)
 
 
@@ -1301,11 +1303,11 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:123
+    def apply(node, grads):  # spec/derivatives.yaml:129
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:124
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:130
         return (grad_self,)
 
 
@@ -1320,11 +1322,11 @@ class SqueezeBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:125
+    def apply(node, grads):  # spec/derivatives.yaml:131
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:126
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:132
         return (grad_self,)
 
 
@@ -1339,11 +1341,11 @@ class SqueezeBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:127
+    def apply(node, grads):  # spec/derivatives.yaml:133
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:128
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:134
         return (grad_self,)
 
 
@@ -1358,11 +1360,11 @@ class SqueezeBackward2(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:129
+    def apply(node, grads):  # spec/derivatives.yaml:135
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:130
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:136
         return (grad_self,)
 
 
@@ -1372,11 +1374,11 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:131
+    def apply(node, grads):  # spec/derivatives.yaml:137
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:132
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:138
         return (grad_self,)
 
 
@@ -1391,13 +1393,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:133
+    def apply(node, grads):  # spec/derivatives.yaml:139
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:134
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:140
         return (grad_self,)
 
 
@@ -1412,7 +1414,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:135
+    def apply(node, grads):  # spec/derivatives.yaml:141
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -1420,7 +1422,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:136
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:142
         return (grad_self,)
 
 
@@ -1430,11 +1432,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:137
+    def apply(node, grads):  # spec/derivatives.yaml:143
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:138
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:144
         return (grad_self,)
 
 
@@ -1444,11 +1446,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:139
+    def apply(node, grads):  # spec/derivatives.yaml:145
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:140
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:146
         return (grad_self,)
 
 
@@ -1458,11 +1460,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:141
+    def apply(node, grads):  # spec/derivatives.yaml:147
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:142
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:148
         return (grad_self,)
 
 
@@ -1477,11 +1479,11 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:143
+    def apply(node, grads):  # spec/derivatives.yaml:149
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:144
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:150
         return (grad_self,)
 
 
@@ -1496,13 +1498,13 @@ class SumBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:145
+    def apply(node, grads):  # spec/derivatives.yaml:151
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:146
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:152
         return (grad_self,)
 
 
@@ -1517,11 +1519,11 @@ class MeanBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:147
+    def apply(node, grads):  # spec/derivatives.yaml:153
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:148
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:154
         return (grad_self,)
 
 
@@ -1536,13 +1538,13 @@ class MeanBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:149
+    def apply(node, grads):  # spec/derivatives.yaml:155
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:150
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:156
         return (grad_self,)
 
 
@@ -1568,12 +1570,12 @@ class ProdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:151
+    def apply(node, grads):  # spec/derivatives.yaml:157
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:152
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:158
         return (grad_self,)
 
 
@@ -1599,14 +1601,14 @@ class ProdBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:153
+    def apply(node, grads):  # spec/derivatives.yaml:159
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:154
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:160
         return (grad_self,)
 
 
@@ -1629,7 +1631,7 @@ class MaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:155
+    def apply(node, grads):  # spec/derivatives.yaml:161
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1637,7 +1639,7 @@ class MaxBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:157
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:163
         return (grad_self,)
 
 
@@ -1663,12 +1665,12 @@ class MaxBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:158
+    def apply(node, grads):  # spec/derivatives.yaml:164
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:159
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:165
         return (grad_self,)
 
 
@@ -1691,7 +1693,7 @@ class MinBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:160
+    def apply(node, grads):  # spec/derivatives.yaml:166
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1699,7 +1701,7 @@ class MinBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:162
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
         return (grad_self,)
 
 
@@ -1725,12 +1727,12 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:163
+    def apply(node, grads):  # spec/derivatives.yaml:169
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:164
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:170
         return (grad_self,)
 
 
@@ -1756,111 +1758,19 @@ class AmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:165
+    def apply(node, grads):  # spec/derivatives.yaml:171
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:166
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
         return (grad_self,)
 
 
 class AminBackward0(Node):
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:167
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
-        return (grad_self,)
-
-
-class VarBackward0(Node):
-    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim")
-    _saved_fields = ("_saved_self_",)
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    def apply(node, grads):  # spec/derivatives.yaml:169
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        correction = node._saved_correction
-        keepdim = node._saved_keepdim
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:170
-        return (grad_self,)
-
-
-class StdBackward0(Node):
-    """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:171
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        correction = node._saved_correction
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
-        return (grad_self,)
-
-
-class LogsumexpBackward0(Node):
-    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
     _saved_fields = ("_saved_self_", "_saved_result_")
@@ -1888,7 +1798,99 @@ class LogsumexpBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
+        return (grad_self,)
+
+
+class VarBackward0(Node):
+    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:175
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        correction = node._saved_correction
+        keepdim = node._saved_keepdim
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:176
+        return (grad_self,)
+
+
+class StdBackward0(Node):
+    """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:177
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        correction = node._saved_correction
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:178
+        return (grad_self,)
+
+
+class LogsumexpBackward0(Node):
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:179
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:180
         return (grad_self,)
 
 
@@ -1914,13 +1916,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:175
+    def apply(node, grads):  # spec/derivatives.yaml:181
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:176
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:182
         return (grad_self,)
 
 
@@ -1946,7 +1948,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:177
+    def apply(node, grads):  # spec/derivatives.yaml:183
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -1954,7 +1956,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:178
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:184
         return (grad_self,)
 
 
@@ -1964,11 +1966,11 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:179
+    def apply(node, grads):  # spec/derivatives.yaml:185
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:180
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:186
         return (grad_self,)
 
 
@@ -1986,12 +1988,12 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:181
+    def apply(node, grads):  # spec/derivatives.yaml:187
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:182
+        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:188
         return (grad_self,)
 
 
@@ -2009,12 +2011,12 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:183
+    def apply(node, grads):  # spec/derivatives.yaml:189
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:190
         return (grad_self,)
 
 
@@ -2040,13 +2042,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:185
+    def apply(node, grads):  # spec/derivatives.yaml:191
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:186
-        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:187
+        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:192
+        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:193
         return (grad_self, grad_mat2)
 
 
@@ -2072,13 +2074,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:188
+    def apply(node, grads):  # spec/derivatives.yaml:194
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:189
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:190
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:195
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:196
         return (grad_self, grad_mat2)
 
 
@@ -2104,16 +2106,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:191
+    def apply(node, grads):  # spec/derivatives.yaml:197
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:192
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:193
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:194
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:198
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:199
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:200
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2139,13 +2141,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:195
+    def apply(node, grads):  # spec/derivatives.yaml:201
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:196
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:197
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:202
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:203
         return (grad_self, grad_tensor)
 
 
@@ -2171,13 +2173,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:198
+    def apply(node, grads):  # spec/derivatives.yaml:204
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:199
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:200
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:205
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:206
         return (grad_self, grad_vec)
 
 
@@ -2191,12 +2193,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:201
+    def apply(node, grads):  # spec/derivatives.yaml:207
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:202
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:208
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2207,11 +2209,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:203
+    def apply(node, grads):  # spec/derivatives.yaml:209
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:204
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:210
         return (grad_self,)
 
 
@@ -2221,12 +2223,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:205
+    def apply(node, grads):  # spec/derivatives.yaml:211
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:206
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:212
         return (grad_self,)
 
 
@@ -2241,12 +2243,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:207
+    def apply(node, grads):  # spec/derivatives.yaml:213
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:208
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:214
         return (grad_self,)
 
 
@@ -2256,10 +2258,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:209
+    def apply(node, grads):  # spec/derivatives.yaml:215
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:210
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:216
         return (grad_self,)
 
 
@@ -2269,11 +2271,11 @@ class CopyBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:211
+    def apply(node, grads):  # spec/derivatives.yaml:217
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:212
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:213
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:218
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:219
         return (grad_self, grad_src)
 
 
@@ -2283,10 +2285,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:214
+    def apply(node, grads):  # spec/derivatives.yaml:220
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:215
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:221
         return (grad_self,)
 
 
@@ -2296,10 +2298,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:216
+    def apply(node, grads):  # spec/derivatives.yaml:222
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:217
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:223
         return (grad_self,)
 
 
@@ -2317,11 +2319,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:218
+    def apply(node, grads):  # spec/derivatives.yaml:224
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:219
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:225
         return (grad_self,)
 
 
@@ -2344,13 +2346,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:220
+    def apply(node, grads):  # spec/derivatives.yaml:226
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:221
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:228
         return (grad_self,)
 
 
@@ -2373,13 +2375,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:222
+    def apply(node, grads):  # spec/derivatives.yaml:229
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:223
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:231
         return (grad_self,)
 
 
@@ -2397,13 +2399,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:224
+    def apply(node, grads):  # spec/derivatives.yaml:232
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:225
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:226
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:234
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:235
         return (grad_self, grad_src)
 
 
@@ -2421,12 +2423,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:227
+    def apply(node, grads):  # spec/derivatives.yaml:236
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:228
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:238
         return (grad_self,)
 
 
@@ -2444,13 +2446,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:229
+    def apply(node, grads):  # spec/derivatives.yaml:239
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:230
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:231
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:241
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:242
         return (grad_self, grad_src)
 
 
@@ -2468,11 +2470,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:232
+    def apply(node, grads):  # spec/derivatives.yaml:243
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:233
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:245
         return (grad_self,)
 
 
@@ -2490,12 +2492,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:234
+    def apply(node, grads):  # spec/derivatives.yaml:246
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:235
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:236
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:248
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:249
         return (grad_self, grad_value)
 
 
@@ -2521,12 +2523,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:237
+    def apply(node, grads):  # spec/derivatives.yaml:250
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:238
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:252
         return (grad_self,)
 
 
@@ -2545,12 +2547,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:239
+    def apply(node, grads):  # spec/derivatives.yaml:253
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:240
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:255
         return (grad_self,)
 
 
@@ -2572,14 +2574,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:241
+    def apply(node, grads):  # spec/derivatives.yaml:256
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:242
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:243
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:258
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:259
         return (grad_self, grad_values)
 
 
@@ -2597,12 +2599,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:246
+    def apply(node, grads):  # spec/derivatives.yaml:262
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:247
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:263
         return (grad_self,)
 
 
@@ -2620,12 +2622,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:248
+    def apply(node, grads):  # spec/derivatives.yaml:264
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:249
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:265
         return (grad_self,)
 
 
@@ -2643,13 +2645,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:250
+    def apply(node, grads):  # spec/derivatives.yaml:266
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:251
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:267
         return (grad_self,)
 
 
@@ -2667,13 +2669,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:252
+    def apply(node, grads):  # spec/derivatives.yaml:268
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:253
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:269
         return (grad_self,)
 
 
@@ -2696,15 +2698,101 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:254
+    def apply(node, grads):  # spec/derivatives.yaml:270
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:255
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:272
         return (grad_weight,)
+
+
+class NllLossBackward0(Node):
+    """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)"""
+
+    __slots__ = ("_saved_self_", "_saved_target_", "_saved_weight_", "_saved_reduction", "_saved_ignore_index", "_saved_total_weight_")
+    _saved_fields = ("_saved_self_", "_saved_target_", "_saved_weight_", "_saved_total_weight_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_target(node):
+        return node._saved_target_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_target(node):
+        return node._saved_target_
+
+    @property
+    def _saved_weight(node):
+        return node._saved_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_weight(node):
+        return node._saved_weight_
+
+    @property
+    def _saved_total_weight(node):
+        return node._saved_total_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_total_weight(node):
+        return node._saved_total_weight_
+
+    def apply(node, grads):  # spec/derivatives.yaml:273
+        self = node._saved_self_.unpack(node)
+        target = node._saved_target_.unpack(node)
+        weight = node._saved_weight_.unpack(node)
+        reduction = node._saved_reduction
+        ignore_index = node._saved_ignore_index
+        total_weight = node._saved_total_weight_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:275
+        return (grad_self,)
+
+
+class NllLossBackwardBackward0(Node):
+    """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor"""
+
+    __slots__ = ("_saved_target_", "_saved_weight_", "_saved_reduction", "_saved_ignore_index")
+    _saved_fields = ("_saved_target_", "_saved_weight_")
+
+    @property
+    def _saved_target(node):
+        return node._saved_target_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_target(node):
+        return node._saved_target_
+
+    @property
+    def _saved_weight(node):
+        return node._saved_weight_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_weight(node):
+        return node._saved_weight_
+
+    def apply(node, grads):  # spec/derivatives.yaml:277
+        target = node._saved_target_.unpack(node)
+        weight = node._saved_weight_.unpack(node)
+        reduction = node._saved_reduction
+        ignore_index = node._saved_ignore_index
+        grad = grads[0]
+        needs = node._needs()
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:278
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:279
+        return (grad_grad_output, grad_self)
 
 
 class BinaryCrossEntropyBackward0(Node):
@@ -2737,15 +2825,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:256
+    def apply(node, grads):  # spec/derivatives.yaml:281
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:257
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:258
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:282
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:283
         return (grad_self, grad_target)
 
 
@@ -2779,7 +2867,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:261
+    def apply(node, grads):  # spec/derivatives.yaml:286
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -2792,7 +2880,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:262
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:287
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -2826,7 +2914,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:263
+    def apply(node, grads):  # spec/derivatives.yaml:288
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2840,7 +2928,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:264
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:289
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -2866,7 +2954,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:265
+    def apply(node, grads):  # spec/derivatives.yaml:290
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2877,7 +2965,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:267
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:292
         return (grad_self,)
 
 
@@ -2900,13 +2988,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:268
+    def apply(node, grads):  # spec/derivatives.yaml:293
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:269
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:270
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:295
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:296
         return (grad_grad_output, grad_self)
 
 
@@ -2924,7 +3012,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:271
+    def apply(node, grads):  # spec/derivatives.yaml:297
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2934,7 +3022,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:272
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:298
         return (grad_self,)
 
 
@@ -2949,7 +3037,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:273
+    def apply(node, grads):  # spec/derivatives.yaml:299
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2959,8 +3047,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:274
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:275
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:300
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:301
         return (grad_grad_output, grad_self)
 
 
@@ -2978,11 +3066,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:276
+    def apply(node, grads):  # spec/derivatives.yaml:302
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:277
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:303
         return (grad_self,)
 
 
@@ -3002,13 +3090,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:278
+    def apply(node, grads):  # spec/derivatives.yaml:304
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:279
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:280
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:305
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:306
         return (grad_grad_output, grad_self)
 
 
@@ -3050,7 +3138,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:283
+    def apply(node, grads):  # spec/derivatives.yaml:309
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -3061,7 +3149,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:285
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:311
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3119,7 +3207,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:286
+    def apply(node, grads):  # spec/derivatives.yaml:312
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -3132,5 +3220,5 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:288
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:314
         return (grad_input, grad_weight, grad_bias)

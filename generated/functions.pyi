@@ -481,6 +481,10 @@ def huber_loss(input: Tensor, target: Tensor, reduction: int = 1, delta: float =
     """Schema: ``huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor``"""
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: int = 1, ignore_index: int = -100) -> Tensor:
     """Schema: ``nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor``"""
+def nll_loss_forward(input: Tensor, target: Tensor, weight: Tensor | None, reduction: int, ignore_index: int) -> tuple[Tensor, Tensor]:
+    """Schema: ``nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)``"""
+def nll_loss_backward(grad_output: Tensor, input: Tensor, target: Tensor, weight: Tensor | None, reduction: int, ignore_index: int, total_weight: Tensor) -> Tensor:
+    """Schema: ``nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor``"""
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: int = 1) -> Tensor:
     """Schema: ``binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor``"""
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None, pos_weight: Tensor | None = None, reduction: int = 1) -> Tensor:

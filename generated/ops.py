@@ -14,6 +14,7 @@ from yaten.autograd.grad_mode import STATE as _GRAD
 from yaten.autograd.record import TensorMeta as _Meta
 from yaten.autograd.record import check_inplace as _check_inplace
 from yaten.autograd.record import connect as _connect
+from yaten.autograd.record import not_differentiable as _not_differentiable
 from yaten.autograd.record import out_of_autograd as _out_of_autograd
 from yaten.autograd.record import set_history as _set_history
 from yaten.autograd.record import set_inplace_history as _set_inplace_history
@@ -143,6 +144,10 @@ from yaten.kernels.cpu.linalg import (
     mm as _cpu_mm,
     mv as _cpu_mv,
 )
+from yaten.kernels.cpu.loss import (
+    nll_loss_backward as _cpu_nll_loss_backward,
+    nll_loss_forward as _cpu_nll_loss_forward,
+)
 from yaten.kernels.cpu.norm import (
     native_batch_norm as _cpu_native_batch_norm,
     native_batch_norm_backward as _cpu_native_batch_norm_backward,
@@ -271,6 +276,7 @@ _PW_hardtanh = _PointwiseOp("hardtanh", _pw_cpu.hardtanh_kernel, (0,), (0,), "de
 # The named tuples of ops with several named results (torch.return_types).
 _RT_max_dim = _return_type("max", ("values", "indices"))
 _RT_min_dim = _return_type("min", ("values", "indices"))
+_RT_nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))
 
 # Dispatch tables: device type -> array-level kernel.
 _K_sum = {"cpu": _cpu_sum_all, "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all")}
@@ -320,6 +326,8 @@ _K_masked_select = {"cpu": _cpu_masked_select}
 _K_index_Tensor = {"cpu": _cpu_index}
 _K_index_put_ = {"cpu": _cpu_index_put_}
 _K_nonzero = {"cpu": _cpu_nonzero}
+_K_nll_loss_forward = {"cpu": _cpu_nll_loss_forward}
+_K_nll_loss_backward = {"cpu": _cpu_nll_loss_backward}
 _K_convolution = {"cpu": _cpu_convolution}
 _K_convolution_backward = {"cpu": _cpu_convolution_backward}
 _K_max_pool2d_with_indices = {"cpu": _cpu_max_pool2d_with_indices}
@@ -3387,8 +3395,50 @@ def nll_loss(self, target, weight=None, reduction=1, ignore_index=-100):
     return _native_nll_loss(self, target, weight, reduction, ignore_index)
 
 
+def nll_loss_forward(self, target, weight, reduction, ignore_index):
+    """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)"""
+    device = _common_device('nll_loss_forward', self, target, weight)
+    if _GRAD.enabled and (weight is not None and weight._rg):
+        _not_differentiable('nll_loss_forward', 'weight')
+    result = _RT_nll_loss_forward(*(_wrap(r, device) for r in _kernel(_K_nll_loss_forward, device, 'nll_loss_forward')(self=self._data, target=target._data, weight=None if weight is None else weight._data, reduction=reduction, ignore_index=ignore_index)))
+    if _GRAD.enabled and self._rg:
+        node = NllLossBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_target_ = _Saved(target, False)
+        node._saved_weight_ = _Saved(weight, False)
+        node._saved_reduction = reduction
+        node._saved_ignore_index = ignore_index
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_total_weight_ = _Saved(result[1], True)
+    return result
+
+
+def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor"""
+    device = _common_device('nll_loss_backward', grad_output, self, target, weight, total_weight)
+    if _GRAD.enabled and (weight is not None and weight._rg):
+        _not_differentiable('nll_loss_backward', 'weight')
+    if _GRAD.enabled and total_weight._rg:
+        _not_differentiable('nll_loss_backward', 'total_weight')
+    result = _wrap(_kernel(_K_nll_loss_backward, device, 'nll_loss_backward')(grad_output=grad_output._data, self=self._data, target=target._data, weight=None if weight is None else weight._data, reduction=reduction, ignore_index=ignore_index, total_weight=total_weight._data), device)
+    if _GRAD.enabled and (grad_output._rg or self._rg):
+        node = NllLossBackwardBackward0()
+        _connect(node, (grad_output, self))
+        node._saved_target_ = _Saved(target, False) if grad_output._rg else _NOT_SAVED
+        node._saved_weight_ = _Saved(weight, False) if grad_output._rg else _NOT_SAVED
+        node._saved_reduction = reduction
+        node._saved_ignore_index = ignore_index
+        _set_history(result, node)
+    return result
+
+
 def binary_cross_entropy(self, target, weight=None, reduction=1):
     """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+    if _GRAD.enabled and (weight is not None and weight._rg):
+        _not_differentiable('binary_cross_entropy', 'weight')
     result = _native_binary_cross_entropy(self, target, weight, reduction)
     if _GRAD.enabled and (self._rg or target._rg):
         node = BinaryCrossEntropyBackward0()
@@ -3615,6 +3665,10 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)"""
     device = _common_device('native_batch_norm', input, weight, bias, running_mean, running_var)
+    if _GRAD.enabled and (running_mean is not None and running_mean._rg):
+        _not_differentiable('native_batch_norm', 'running_mean')
+    if _GRAD.enabled and (running_var is not None and running_var._rg):
+        _not_differentiable('native_batch_norm', 'running_var')
     result = tuple(_wrap(r, device) for r in _kernel(_K_native_batch_norm, device, 'native_batch_norm')(input=input._data, weight=None if weight is None else weight._data, bias=None if bias is None else bias._data, running_mean=None if running_mean is None else running_mean._data, running_var=None if running_var is None else running_var._data, training=training, momentum=momentum, eps=eps))
     if _GRAD.enabled and (input._rg or (weight is not None and weight._rg) or (bias is not None and bias._rg)):
         node = NativeBatchNormBackward0()

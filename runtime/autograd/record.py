@@ -101,6 +101,13 @@ NO_GRAD_VIEW = (
 )
 
 
+def not_differentiable(op: str, arg: str) -> None:
+    raise RuntimeError(
+        f"The function '{op}' is not differentiable with respect to argument '{arg}'. "
+        "This input cannot have requires_grad True."
+    )
+
+
 def out_of_autograd(name: str) -> None:
     raise RuntimeError(
         f"{name}(): functions with out=... arguments don't support automatic differentiation, "

@@ -9,8 +9,6 @@ finite at inputs of exactly 0 or 1, where differentiating the clamped logs would
 ``log_softmax`` + ``nll_loss``, called by ``nn.functional.cross_entropy``.
 """
 
-import numpy as np
-
 import yaten
 
 from .. import _dtype as D
@@ -74,7 +72,8 @@ def _shape(t):
 
 def nll_loss(self, target, weight=None, reduction=MEAN, ignore_index=-100):
     """PyTorch's ``nll_loss_nd``: input (C), (N, C) or (N, C, d1, ...), class-index target; the mean
-    divides by the summed weights of the targets not ignored. One gather, no loop over samples."""
+    divides by the summed weights of the targets not ignored. The checks are PyTorch's; the rows of
+    scores then go to one fused op, ``nll_loss_forward`` (kernel and gradient in kernels/cpu/loss.py)."""
     if self.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {self.ndim})")
     if self.ndim != 1 and (target.ndim == 0 or self.shape[0] != target.shape[0]):
@@ -109,36 +108,17 @@ def nll_loss(self, target, weight=None, reduction=MEAN, ignore_index=-100):
             raise RuntimeError(
                 f"expected scalar type {D.LEGACY_NAME[self.dtype]} but found {D.LEGACY_NAME[weight.dtype]}"
             )
-    # Rows of class scores (M, C) and their targets (M,).
+    # Rows of class scores (M, C) and their targets (M,) for the fused op.
     if self.ndim == 1:
         x, t = self.unsqueeze(0), target.reshape(1)
     elif self.ndim == 2:
         x, t = self, target
     else:
         x, t = self.movedim(1, -1).reshape(-1, n_classes), target.reshape(-1)
-    # The target is not differentiable: its checks and masks are worked out on the host in NumPy, and
-    # only the gather and the weighting of the scores are yaten ops (a training step's loss is then a
-    # handful of ops rather than twenty).
-    classes = t._host().astype(np.int64, copy=False)
-    valid_h = classes != ignore_index
-    bad = valid_h & ((classes < 0) | (classes >= n_classes))
-    if bad.any():
-        raise IndexError(f"Target {int(classes[bad][0])} is out of bounds.")
-    safe = yaten.tensor(np.where(valid_h, classes, 0), device=x.device)
-    valid = yaten.tensor(valid_h.astype(x.dtype.np), device=x.device)
-    picked = x.gather(1, safe.unsqueeze(1)).squeeze(1)
-    w = valid if weight is None else weight.index_select(0, safe) * valid
-    loss = -(picked * w)
-    if reduction == NONE:
-        kept = yaten.where(yaten.tensor(valid_h, device=x.device), loss, 0.0)
-        return kept.reshape(() if self.ndim == 1 else tuple(target.shape))
-    if reduction == SUM:
-        return loss.sum()
-    total = float(valid_h.sum()) if weight is None else w.sum()
-    if bool(total == 0):
-        # Every target ignored (or none at all): NaN, as PyTorch, with a zero gradient rather than 0 / 0.
-        return loss.sum() * 0 + float("nan")
-    return loss.sum() / total
+    loss = yaten.nll_loss_forward(x, t, weight, reduction, ignore_index)[0]
+    if reduction == NONE and self.ndim != 2:
+        return loss.reshape(() if self.ndim == 1 else tuple(target.shape))
+    return loss
 
 
 def cross_entropy(self, target, weight=None, reduction=MEAN, ignore_index=-100, label_smoothing=0.0):

@@ -25,12 +25,6 @@ def _channel_shape(input):
 
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
     channels = input.shape[wrap_dim(1, input.ndim)]
-    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-        if t is not None and t.requires_grad:
-            raise RuntimeError(
-                f"The function 'native_batch_norm' is not differentiable with respect to argument '{name}'. "
-                "This input cannot have requires_grad True."
-            )
     for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
                     ("running_var", running_var)):  # fmt: skip
         _check_vector(t, name, channels)

@@ -138,6 +138,34 @@ def test_nll_loss(reduction):
     _compare(lambda m, a, t: m.nn.functional.nll_loss(a, t, reduction=reduction), logp, byte)
 
 
+@pytest.mark.parametrize("reduction", [0, 1, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize(
+    "target", [IDX_IGNORED, np.array([-100, -100, -100, -100])], ids=["some", "all ignored"]
+)
+def test_nll_loss_backward_op_matches_aten(reduction, weighted, target):
+    grad_out = RNG.standard_normal(4) if reduction == 0 else np.array(0.7)
+    outs = []
+    for lib, call in ((torch, torch.ops.aten.nll_loss_backward), (yaten, yaten.nll_loss_backward)):
+        w = lib.from_numpy(W.copy()) if weighted else None
+        x, t = lib.from_numpy(np.log(PROBS)), lib.from_numpy(target.copy())
+        total = (torch.ops.aten.nll_loss_forward if lib is torch else yaten.nll_loss_forward)(
+            x, t, w, reduction, -100
+        )[1]
+        outs.append(call(lib.from_numpy(grad_out.copy()), x, t, w, reduction, -100, total))
+    _close(outs[1], outs[0])
+
+
+def test_nll_loss_weight_that_requires_grad_is_refused_as_in_torch():
+    msg = "The function 'nll_loss_forward' is not differentiable with respect to argument 'weight'"
+    for lib in (torch, yaten):
+        x, t, w = lib.zeros(2, 3), lib.tensor([0, 2]), lib.ones(3, requires_grad=True)
+        with pytest.raises(RuntimeError, match=msg):
+            lib.nn.functional.nll_loss(x, t, w)
+        with lib.no_grad():
+            assert lib.nn.functional.nll_loss(x, t, w).item() == 0
+
+
 def test_all_targets_ignored_mean_is_nan():
     _compare(lambda m, a, t: m.nn.functional.cross_entropy(a, t), X[:2], np.array([-100, -100]))
     _compare(lambda m, a, t: m.nn.functional.nll_loss(a, t), X[:0], IDX[:0])
@@ -210,6 +238,7 @@ def test_float32_cross_entropy_dtype_and_grad_fn():
     x = yaten.randn(8, 10, requires_grad=True)
     loss = yaten.nn.functional.cross_entropy(x, yaten.randint(0, 10, (8,)))
     assert loss.dtype is yaten.float32 and loss.shape == ()
+    assert loss.grad_fn.name() == "NllLossBackward0"  # torch drops "Forward" from nll_loss_forward's node
     loss.backward()
     assert x.grad.shape == (8, 10)
     np.testing.assert_allclose(x.grad.sum(1).numpy(), 0, atol=1e-6)  # softmax - one_hot rows sum to 0

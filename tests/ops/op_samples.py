@@ -271,6 +271,16 @@ EXPLICIT = {
             (_f(3, 5), _idx(1, 0, 4)), {"weight": _f(5, seed=1, positive=True)}, label="weight", grad=False
         ),
     ],
+    "nll_loss_forward": [
+        Sample((_f(3, 5), _idx(1, 0, 4), None, 1, -100), label="mean"),
+        Sample((_f(3, 5), _idx(1, 0, 4), None, 0, 0), label="none, ignore_index"),
+        Sample(
+            (_f(3, 5), _idx(1, 0, 4), _f(5, seed=1, positive=True), 2, -100), label="sum, weight", grad=False
+        ),
+        Sample(
+            (_f(2, 5), _idx(3, 3), None, 1, 3), label="mean, all ignored", grad=False
+        ),  # NaN: no gradcheck
+    ],
     "binary_cross_entropy": [
         Sample((_rng(3).random((3, 4)) * 0.8 + 0.1, _rng(4).random((3, 4)))),
         Sample(
@@ -452,11 +462,12 @@ NOT_SAMPLED = {
     "_adaptive_avg_pool2d_backward": "tests/nn/test_pooling.py",
     "native_layer_norm_backward": "tests/nn/test_norm.py",
     "native_batch_norm_backward": "tests/nn/test_norm.py",
+    "nll_loss_backward": "tests/nn/test_loss.py",
 }  # fmt: skip
 
 # Where torch keeps the ops it has outside the torch namespace (overload name -> callable path).
 TORCH_NAME = {"index.Tensor": "ops.aten.index.Tensor", "slice.Tensor": "ops.aten.slice.Tensor",
-              "_to_copy": "ops.aten._to_copy.default"}  # fmt: skip
+              "_to_copy": "ops.aten._to_copy.default", "nll_loss_forward": "ops.aten.nll_loss_forward.default"}  # fmt: skip
 
 
 def functional_ops():
