@@ -26,6 +26,9 @@ def backward_names(derivatives) -> dict:
     (a ``_forward`` op drops the word: nll_loss_forward records ``NllLossBackward0``)."""
     counts, names = {}, {}
     for d in derivatives:
+        if d.node is not None:
+            names[str(d.schema.name)] = d.node
+            continue
         stem = (camel(d.schema.name.base) + "Backward").replace("ForwardBackward", "Backward")
         names[str(d.schema.name)] = f"{stem}{counts.get(stem, 0)}"
         counts[stem] = counts.get(stem, 0) + 1
@@ -111,6 +114,9 @@ class NodePlan:
     # Tensor arguments with no formula that are not marked non_differentiable: requiring grad is an
     # error (PyTorch's check_no_requires_grad), as (name, is_list)
     refused: list = field(default_factory=list)
+    # a hand-named node (derivatives.yaml ``node:``): its name() carries the namespace, as PyTorch's
+    # hand-written C++ nodes' names do
+    namespaced: bool = False
 
     @property
     def slots(self) -> str:
@@ -261,4 +267,5 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
             and a.name not in index
             and a.name not in d.non_differentiable
         ],
+        d.node is not None,
     )

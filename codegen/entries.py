@@ -118,8 +118,10 @@ class Derivative:
     line: int
     # Tensor arguments written ``name: non_differentiable``: no gradient, and no requires_grad check
     non_differentiable: tuple[str, ...] = ()
+    # ``node: CopyBackwards``: the Backward class's name, where PyTorch's is hand-written (not derived)
+    node: str | None = None
 
-    RESERVED = ("name", "output_differentiability", "result", "dispatch")
+    RESERVED = ("name", "output_differentiability", "result", "dispatch", "node")
 
     @classmethod
     def from_yaml(cls, raw: dict, lines: dict, line: int) -> Derivative:
@@ -132,6 +134,9 @@ class Derivative:
         if od is not None and not (isinstance(od, list) and all(isinstance(b, bool) for b in od)):
             raise ValueError("'output_differentiability' must be a list of True/False, one per output")
         entry.pop("result", None)  # forward-mode formulas: accepted, not used yet
+        node = entry.pop("node", None)
+        if node is not None and not (isinstance(node, str) and node.isidentifier()):
+            raise ValueError(f"'node' must be a class name, got {node!r}")
         if "dispatch" in entry:
             raise ValueError(
                 "per-dispatch-key formulas ('dispatch:') are not supported; write the formulas under the entry"
@@ -145,4 +150,4 @@ class Derivative:
                 skipped.extend(names)
             else:
                 formulas.append((names, formula.strip(), lines.get(key, line)))
-        return cls(schema, tuple(formulas), tuple(od) if od else None, line, tuple(skipped))
+        return cls(schema, tuple(formulas), tuple(od) if od else None, line, tuple(skipped), node)

@@ -99,7 +99,7 @@ __all__ = [
     "RollBackward0",
     "RepeatBackward0",
     "CloneBackward0",
-    "CopyBackward0",
+    "CopyBackwards",
     "FillBackward0",
     "ZeroBackward0",
     "ToCopyBackward0",
@@ -140,10 +140,10 @@ class NegBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:7
+    def apply(node, grads):  # spec/derivatives.yaml:8
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad if needs[0] else None  # spec/derivatives.yaml:8
+        grad_self = -grad if needs[0] else None  # spec/derivatives.yaml:9
         return (grad_self,)
 
 
@@ -161,11 +161,11 @@ class AbsBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:9
+    def apply(node, grads):  # spec/derivatives.yaml:10
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sign() if needs[0] else None  # spec/derivatives.yaml:10
+        grad_self = grad * self.sign() if needs[0] else None  # spec/derivatives.yaml:11
         return (grad_self,)
 
 
@@ -175,10 +175,10 @@ class SignBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:11
+    def apply(node, grads):  # spec/derivatives.yaml:12
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:12
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:13
         return (grad_self,)
 
 
@@ -196,11 +196,11 @@ class ExpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:13
+    def apply(node, grads):  # spec/derivatives.yaml:14
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result if needs[0] else None  # spec/derivatives.yaml:14
+        grad_self = grad * result if needs[0] else None  # spec/derivatives.yaml:15
         return (grad_self,)
 
 
@@ -218,11 +218,11 @@ class Expm1Backward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:15
+    def apply(node, grads):  # spec/derivatives.yaml:16
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (result + 1) if needs[0] else None  # spec/derivatives.yaml:16
+        grad_self = grad * (result + 1) if needs[0] else None  # spec/derivatives.yaml:17
         return (grad_self,)
 
 
@@ -240,11 +240,11 @@ class LogBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:17
+    def apply(node, grads):  # spec/derivatives.yaml:18
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / self if needs[0] else None  # spec/derivatives.yaml:18
+        grad_self = grad / self if needs[0] else None  # spec/derivatives.yaml:19
         return (grad_self,)
 
 
@@ -262,11 +262,11 @@ class Log2Backward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:19
+    def apply(node, grads):  # spec/derivatives.yaml:20
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self * 0.6931471805599453) if needs[0] else None  # spec/derivatives.yaml:20
+        grad_self = grad / (self * 0.6931471805599453) if needs[0] else None  # spec/derivatives.yaml:21
         return (grad_self,)
 
 
@@ -284,11 +284,11 @@ class Log10Backward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:21
+    def apply(node, grads):  # spec/derivatives.yaml:22
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self * 2.302585092994046) if needs[0] else None  # spec/derivatives.yaml:22
+        grad_self = grad / (self * 2.302585092994046) if needs[0] else None  # spec/derivatives.yaml:23
         return (grad_self,)
 
 
@@ -306,11 +306,11 @@ class Log1PBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:23
+    def apply(node, grads):  # spec/derivatives.yaml:24
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self + 1) if needs[0] else None  # spec/derivatives.yaml:24
+        grad_self = grad / (self + 1) if needs[0] else None  # spec/derivatives.yaml:25
         return (grad_self,)
 
 
@@ -328,11 +328,11 @@ class SqrtBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:25
+    def apply(node, grads):  # spec/derivatives.yaml:26
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (2 * result) if needs[0] else None  # spec/derivatives.yaml:26
+        grad_self = grad / (2 * result) if needs[0] else None  # spec/derivatives.yaml:27
         return (grad_self,)
 
 
@@ -350,11 +350,11 @@ class RsqrtBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:27
+    def apply(node, grads):  # spec/derivatives.yaml:28
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -0.5 * grad * result.pow(3) if needs[0] else None  # spec/derivatives.yaml:28
+        grad_self = -0.5 * grad * result.pow(3) if needs[0] else None  # spec/derivatives.yaml:29
         return (grad_self,)
 
 
@@ -372,11 +372,11 @@ class ReciprocalBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:29
+    def apply(node, grads):  # spec/derivatives.yaml:30
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad * result * result if needs[0] else None  # spec/derivatives.yaml:30
+        grad_self = -grad * result * result if needs[0] else None  # spec/derivatives.yaml:31
         return (grad_self,)
 
 
@@ -394,11 +394,11 @@ class SinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:31
+    def apply(node, grads):  # spec/derivatives.yaml:32
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.cos() if needs[0] else None  # spec/derivatives.yaml:32
+        grad_self = grad * self.cos() if needs[0] else None  # spec/derivatives.yaml:33
         return (grad_self,)
 
 
@@ -416,11 +416,11 @@ class CosBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:33
+    def apply(node, grads):  # spec/derivatives.yaml:34
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad * self.sin() if needs[0] else None  # spec/derivatives.yaml:34
+        grad_self = -grad * self.sin() if needs[0] else None  # spec/derivatives.yaml:35
         return (grad_self,)
 
 
@@ -438,11 +438,11 @@ class TanBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:35
+    def apply(node, grads):  # spec/derivatives.yaml:36
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 + result * result) if needs[0] else None  # spec/derivatives.yaml:36
+        grad_self = grad * (1 + result * result) if needs[0] else None  # spec/derivatives.yaml:37
         return (grad_self,)
 
 
@@ -460,11 +460,11 @@ class AtanBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:37
+    def apply(node, grads):  # spec/derivatives.yaml:38
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (1 + self * self) if needs[0] else None  # spec/derivatives.yaml:38
+        grad_self = grad / (1 + self * self) if needs[0] else None  # spec/derivatives.yaml:39
         return (grad_self,)
 
 
@@ -482,11 +482,11 @@ class TanhBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:39
+    def apply(node, grads):  # spec/derivatives.yaml:40
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - result * result) if needs[0] else None  # spec/derivatives.yaml:40
+        grad_self = grad * (1 - result * result) if needs[0] else None  # spec/derivatives.yaml:41
         return (grad_self,)
 
 
@@ -504,11 +504,11 @@ class SigmoidBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:41
+    def apply(node, grads):  # spec/derivatives.yaml:42
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:42
+        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:43
         return (grad_self,)
 
 
@@ -526,11 +526,11 @@ class ReluBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:43
+    def apply(node, grads):  # spec/derivatives.yaml:44
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:44
+        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:45
         return (grad_self,)
 
 
@@ -548,11 +548,11 @@ class SiluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:45
+    def apply(node, grads):  # spec/derivatives.yaml:46
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:46
+        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:47
         return (grad_self,)
 
 
@@ -570,11 +570,11 @@ class ErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:47
+    def apply(node, grads):  # spec/derivatives.yaml:48
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:48
+        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:49
         return (grad_self,)
 
 
@@ -584,10 +584,10 @@ class FloorBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:49
+    def apply(node, grads):  # spec/derivatives.yaml:50
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:50
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:51
         return (grad_self,)
 
 
@@ -597,10 +597,10 @@ class CeilBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:51
+    def apply(node, grads):  # spec/derivatives.yaml:52
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:52
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:53
         return (grad_self,)
 
 
@@ -610,10 +610,10 @@ class RoundBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:53
+    def apply(node, grads):  # spec/derivatives.yaml:54
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:54
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:55
         return (grad_self,)
 
 
@@ -623,10 +623,10 @@ class TruncBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:55
+    def apply(node, grads):  # spec/derivatives.yaml:56
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:56
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:57
         return (grad_self,)
 
 
@@ -644,11 +644,11 @@ class GeluErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:57
+    def apply(node, grads):  # spec/derivatives.yaml:58
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:58
+        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:59
         return (grad_self,)
 
 
@@ -666,11 +666,11 @@ class GeluTanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:59
+    def apply(node, grads):  # spec/derivatives.yaml:60
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:60
+        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:61
         return (grad_self,)
 
 
@@ -680,12 +680,12 @@ class AddBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:61
+    def apply(node, grads):  # spec/derivatives.yaml:62
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:62
-        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:63
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:63
+        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:64
         return (grad_self, grad_other)
 
 
@@ -695,12 +695,12 @@ class SubBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:64
+    def apply(node, grads):  # spec/derivatives.yaml:65
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:65
-        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:66
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:66
+        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:67
         return (grad_self, grad_other)
 
 
@@ -726,13 +726,13 @@ class MulBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:67
+    def apply(node, grads):  # spec/derivatives.yaml:68
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:68
-        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:69
+        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:69
+        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:70
         return (grad_self, grad_other)
 
 
@@ -758,13 +758,13 @@ class DivBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:70
+    def apply(node, grads):  # spec/derivatives.yaml:71
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:71
-        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:72
+        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:72
+        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:73
         return (grad_self, grad_other)
 
 
@@ -774,10 +774,10 @@ class RemainderBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:73
+    def apply(node, grads):  # spec/derivatives.yaml:74
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:74
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:75
         return (grad_self,)
 
 
@@ -803,13 +803,13 @@ class RemainderBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:75
+    def apply(node, grads):  # spec/derivatives.yaml:76
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:76
-        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:77
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:77
+        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:78
         return (grad_self, grad_other)
 
 
@@ -827,12 +827,12 @@ class PowBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:78
+    def apply(node, grads):  # spec/derivatives.yaml:79
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:79
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:80
         return (grad_self,)
 
 
@@ -866,14 +866,14 @@ class PowBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:80
+    def apply(node, grads):  # spec/derivatives.yaml:81
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:81
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:82
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:82
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:83
         return (grad_self, grad_exponent)
 
 
@@ -899,13 +899,13 @@ class PowBackward2(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:83
+    def apply(node, grads):  # spec/derivatives.yaml:84
         self = node._saved_self
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:84
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:85
         return (grad_exponent,)
 
 
@@ -931,13 +931,13 @@ class MaximumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:85
+    def apply(node, grads):  # spec/derivatives.yaml:86
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:86
-        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:87
+        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:87
+        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:88
         return (grad_self, grad_other)
 
 
@@ -963,13 +963,13 @@ class MinimumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:88
+    def apply(node, grads):  # spec/derivatives.yaml:89
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:89
-        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:90
+        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:90
+        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:91
         return (grad_self, grad_other)
 
 
@@ -995,13 +995,13 @@ class Atan2Backward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:91
+    def apply(node, grads):  # spec/derivatives.yaml:92
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:92
-        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:93
+        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:93
+        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:94
         return (grad_self, grad_other)
 
 
@@ -1019,12 +1019,12 @@ class ClampMinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:94
+    def apply(node, grads):  # spec/derivatives.yaml:95
         self = node._saved_self_.unpack(node)
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:95
+        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:96
         return (grad_self,)
 
 
@@ -1042,12 +1042,12 @@ class ClampMaxBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:96
+    def apply(node, grads):  # spec/derivatives.yaml:97
         self = node._saved_self_.unpack(node)
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:97
+        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:98
         return (grad_self,)
 
 
@@ -1057,12 +1057,12 @@ class LerpBackward0(Node):
     __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:98
+    def apply(node, grads):  # spec/derivatives.yaml:99
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:99
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:100
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:100
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:101
         return (grad_self, grad_end)
 
 
@@ -1096,15 +1096,15 @@ class LerpBackward1(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:101
+    def apply(node, grads):  # spec/derivatives.yaml:102
         self = node._saved_self_.unpack(node)
         end = node._saved_end_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:102
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:103
-        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:104
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:103
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:104
+        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:105
         return (grad_self, grad_end, grad_weight)
 
 
@@ -1130,15 +1130,15 @@ class AddcmulBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:105
+    def apply(node, grads):  # spec/derivatives.yaml:106
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:106
-        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:107
-        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:108
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:107
+        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:108
+        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:109
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -1156,12 +1156,12 @@ class WhereBackward0(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:109
+    def apply(node, grads):  # spec/derivatives.yaml:110
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:111
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:112
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:112
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:113
         return (grad_self, grad_other)
 
 
@@ -1179,11 +1179,11 @@ class WhereBackward1(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:113
+    def apply(node, grads):  # spec/derivatives.yaml:114
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:115
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:116
         return (grad_self,)
 
 
@@ -1201,11 +1201,11 @@ class WhereBackward2(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:116
+    def apply(node, grads):  # spec/derivatives.yaml:117
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:118
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:119
         return (grad_other,)
 
 
@@ -1220,11 +1220,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:119
+    def apply(node, grads):  # spec/derivatives.yaml:120
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:120
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:121
         return (grad_self,)
 
 
@@ -1239,14 +1239,14 @@ class AsStridedBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:121
+    def apply(node, grads):  # spec/derivatives.yaml:122
         self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:122
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:123
         return (grad_self,)
 
 
@@ -1256,12 +1256,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:123
+    def apply(node, grads):  # spec/derivatives.yaml:124
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:124
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:125
         return (grad_self,)
 
 
@@ -1271,10 +1271,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:125
+    def apply(node, grads):  # spec/derivatives.yaml:126
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:126
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:127
         return (grad_self,)
 
 
@@ -1284,11 +1284,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:127
+    def apply(node, grads):  # spec/derivatives.yaml:128
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:128
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:129
         return (grad_self,)
 
 
@@ -1303,11 +1303,11 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:129
+    def apply(node, grads):  # spec/derivatives.yaml:130
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:130
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:131
         return (grad_self,)
 
 
@@ -1322,11 +1322,11 @@ class SqueezeBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:131
+    def apply(node, grads):  # spec/derivatives.yaml:132
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:132
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:133
         return (grad_self,)
 
 
@@ -1341,11 +1341,11 @@ class SqueezeBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:133
+    def apply(node, grads):  # spec/derivatives.yaml:134
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:134
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:135
         return (grad_self,)
 
 
@@ -1360,11 +1360,11 @@ class SqueezeBackward2(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:135
+    def apply(node, grads):  # spec/derivatives.yaml:136
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:136
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:137
         return (grad_self,)
 
 
@@ -1374,11 +1374,11 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:137
+    def apply(node, grads):  # spec/derivatives.yaml:138
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:138
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:139
         return (grad_self,)
 
 
@@ -1393,13 +1393,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:139
+    def apply(node, grads):  # spec/derivatives.yaml:140
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:140
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:141
         return (grad_self,)
 
 
@@ -1414,7 +1414,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:141
+    def apply(node, grads):  # spec/derivatives.yaml:142
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -1422,7 +1422,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:142
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:143
         return (grad_self,)
 
 
@@ -1432,11 +1432,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:143
+    def apply(node, grads):  # spec/derivatives.yaml:144
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:144
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:145
         return (grad_self,)
 
 
@@ -1446,11 +1446,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:145
+    def apply(node, grads):  # spec/derivatives.yaml:146
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:146
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:147
         return (grad_self,)
 
 
@@ -1460,11 +1460,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:147
+    def apply(node, grads):  # spec/derivatives.yaml:148
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:148
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:149
         return (grad_self,)
 
 
@@ -1479,11 +1479,11 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:149
+    def apply(node, grads):  # spec/derivatives.yaml:150
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:150
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:151
         return (grad_self,)
 
 
@@ -1498,13 +1498,13 @@ class SumBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:151
+    def apply(node, grads):  # spec/derivatives.yaml:152
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:152
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:153
         return (grad_self,)
 
 
@@ -1519,11 +1519,11 @@ class MeanBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:153
+    def apply(node, grads):  # spec/derivatives.yaml:154
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:154
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:155
         return (grad_self,)
 
 
@@ -1538,13 +1538,13 @@ class MeanBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:155
+    def apply(node, grads):  # spec/derivatives.yaml:156
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:156
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:157
         return (grad_self,)
 
 
@@ -1570,12 +1570,12 @@ class ProdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:157
+    def apply(node, grads):  # spec/derivatives.yaml:158
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:158
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:159
         return (grad_self,)
 
 
@@ -1601,14 +1601,14 @@ class ProdBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:159
+    def apply(node, grads):  # spec/derivatives.yaml:160
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:160
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:161
         return (grad_self,)
 
 
@@ -1631,7 +1631,7 @@ class MaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:161
+    def apply(node, grads):  # spec/derivatives.yaml:162
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1639,7 +1639,7 @@ class MaxBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:163
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:164
         return (grad_self,)
 
 
@@ -1665,12 +1665,12 @@ class MaxBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:164
+    def apply(node, grads):  # spec/derivatives.yaml:165
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:165
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:166
         return (grad_self,)
 
 
@@ -1693,7 +1693,7 @@ class MinBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:166
+    def apply(node, grads):  # spec/derivatives.yaml:167
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1701,7 +1701,7 @@ class MinBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:169
         return (grad_self,)
 
 
@@ -1727,12 +1727,12 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:169
+    def apply(node, grads):  # spec/derivatives.yaml:170
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:170
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:171
         return (grad_self,)
 
 
@@ -1758,14 +1758,14 @@ class AmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:171
+    def apply(node, grads):  # spec/derivatives.yaml:172
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:173
         return (grad_self,)
 
 
@@ -1791,14 +1791,14 @@ class AminBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:173
+    def apply(node, grads):  # spec/derivatives.yaml:174
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:174
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:175
         return (grad_self,)
 
 
@@ -1816,14 +1816,14 @@ class VarBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:175
+    def apply(node, grads):  # spec/derivatives.yaml:176
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:176
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:177
         return (grad_self,)
 
 
@@ -1849,7 +1849,7 @@ class StdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:177
+    def apply(node, grads):  # spec/derivatives.yaml:178
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
@@ -1857,7 +1857,7 @@ class StdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:178
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:179
         return (grad_self,)
 
 
@@ -1883,14 +1883,14 @@ class LogsumexpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:179
+    def apply(node, grads):  # spec/derivatives.yaml:180
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:180
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:181
         return (grad_self,)
 
 
@@ -1916,13 +1916,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:181
+    def apply(node, grads):  # spec/derivatives.yaml:182
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:182
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:183
         return (grad_self,)
 
 
@@ -1948,7 +1948,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:183
+    def apply(node, grads):  # spec/derivatives.yaml:184
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -1956,7 +1956,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:185
         return (grad_self,)
 
 
@@ -1966,11 +1966,11 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:185
+    def apply(node, grads):  # spec/derivatives.yaml:186
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:186
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:187
         return (grad_self,)
 
 
@@ -1988,12 +1988,12 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:187
+    def apply(node, grads):  # spec/derivatives.yaml:188
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:188
+        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:189
         return (grad_self,)
 
 
@@ -2011,12 +2011,12 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:189
+    def apply(node, grads):  # spec/derivatives.yaml:190
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:190
+        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:191
         return (grad_self,)
 
 
@@ -2042,13 +2042,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:191
+    def apply(node, grads):  # spec/derivatives.yaml:192
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2) if needs[0] else None  # spec/derivatives.yaml:192
-        grad_mat2 = mm_mat2_backward(grad, self) if needs[1] else None  # spec/derivatives.yaml:193
+        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:193
+        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:194
         return (grad_self, grad_mat2)
 
 
@@ -2074,13 +2074,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:194
+    def apply(node, grads):  # spec/derivatives.yaml:195
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:195
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:196
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:196
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:197
         return (grad_self, grad_mat2)
 
 
@@ -2106,16 +2106,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:197
+    def apply(node, grads):  # spec/derivatives.yaml:198
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:198
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2), alpha) if needs[1] else None  # spec/derivatives.yaml:199
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1), alpha) if needs[2] else None  # spec/derivatives.yaml:200
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:199
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:200
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:201
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2141,13 +2141,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:201
+    def apply(node, grads):  # spec/derivatives.yaml:202
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:202
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:203
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:203
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:204
         return (grad_self, grad_tensor)
 
 
@@ -2173,13 +2173,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:204
+    def apply(node, grads):  # spec/derivatives.yaml:205
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:205
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:206
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:206
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:207
         return (grad_self, grad_vec)
 
 
@@ -2193,12 +2193,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:207
+    def apply(node, grads):  # spec/derivatives.yaml:208
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:208
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:209
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2209,11 +2209,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:209
+    def apply(node, grads):  # spec/derivatives.yaml:210
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:210
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:211
         return (grad_self,)
 
 
@@ -2223,12 +2223,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:211
+    def apply(node, grads):  # spec/derivatives.yaml:212
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:212
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:213
         return (grad_self,)
 
 
@@ -2243,12 +2243,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:213
+    def apply(node, grads):  # spec/derivatives.yaml:214
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:214
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:215
         return (grad_self,)
 
 
@@ -2258,24 +2258,27 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:215
+    def apply(node, grads):  # spec/derivatives.yaml:216
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:216
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:217
         return (grad_self,)
 
 
-class CopyBackward0(Node):
+class CopyBackwards(Node):
     """copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"""
 
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:217
+    def name(self) -> str:
+        return "yaten::autograd::CopyBackwards"  # as PyTorch's hand-written nodes, with the namespace
+
+    def apply(node, grads):  # spec/derivatives.yaml:218
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:218
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:219
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:220
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:221
         return (grad_self, grad_src)
 
 
@@ -2285,10 +2288,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:220
+    def apply(node, grads):  # spec/derivatives.yaml:222
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:221
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:223
         return (grad_self,)
 
 
@@ -2298,10 +2301,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:222
+    def apply(node, grads):  # spec/derivatives.yaml:224
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:223
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:225
         return (grad_self,)
 
 
@@ -2319,11 +2322,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:224
+    def apply(node, grads):  # spec/derivatives.yaml:226
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:225
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:227
         return (grad_self,)
 
 
@@ -2346,13 +2349,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:226
+    def apply(node, grads):  # spec/derivatives.yaml:228
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:228
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:230
         return (grad_self,)
 
 
@@ -2375,13 +2378,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:229
+    def apply(node, grads):  # spec/derivatives.yaml:231
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:231
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:233
         return (grad_self,)
 
 
@@ -2399,13 +2402,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:232
+    def apply(node, grads):  # spec/derivatives.yaml:234
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:234
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:235
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:236
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:237
         return (grad_self, grad_src)
 
 
@@ -2423,12 +2426,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:236
+    def apply(node, grads):  # spec/derivatives.yaml:238
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:238
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:240
         return (grad_self,)
 
 
@@ -2446,13 +2449,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:239
+    def apply(node, grads):  # spec/derivatives.yaml:241
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:241
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:242
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:243
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:244
         return (grad_self, grad_src)
 
 
@@ -2470,11 +2473,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:243
+    def apply(node, grads):  # spec/derivatives.yaml:245
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:245
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:247
         return (grad_self,)
 
 
@@ -2492,12 +2495,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:246
+    def apply(node, grads):  # spec/derivatives.yaml:248
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:248
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:249
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:250
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:251
         return (grad_self, grad_value)
 
 
@@ -2523,12 +2526,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:250
+    def apply(node, grads):  # spec/derivatives.yaml:252
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:252
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:254
         return (grad_self,)
 
 
@@ -2547,12 +2550,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:253
+    def apply(node, grads):  # spec/derivatives.yaml:255
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:255
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:257
         return (grad_self,)
 
 
@@ -2574,14 +2577,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:256
+    def apply(node, grads):  # spec/derivatives.yaml:258
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:258
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:259
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:260
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:261
         return (grad_self, grad_values)
 
 
@@ -2599,12 +2602,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:262
+    def apply(node, grads):  # spec/derivatives.yaml:264
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:263
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:265
         return (grad_self,)
 
 
@@ -2622,12 +2625,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:264
+    def apply(node, grads):  # spec/derivatives.yaml:266
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:265
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:267
         return (grad_self,)
 
 
@@ -2645,13 +2648,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:266
+    def apply(node, grads):  # spec/derivatives.yaml:268
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:267
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:269
         return (grad_self,)
 
 
@@ -2669,13 +2672,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:268
+    def apply(node, grads):  # spec/derivatives.yaml:270
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:269
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:271
         return (grad_self,)
 
 
@@ -2698,14 +2701,14 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:270
+    def apply(node, grads):  # spec/derivatives.yaml:272
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:272
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:274
         return (grad_weight,)
 
 
@@ -2747,7 +2750,7 @@ class NllLossBackward0(Node):
     def _raw_saved_total_weight(node):
         return node._saved_total_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:273
+    def apply(node, grads):  # spec/derivatives.yaml:275
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2757,7 +2760,7 @@ class NllLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:275
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:277
         return (grad_self,)
 
 
@@ -2783,15 +2786,15 @@ class NllLossBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:277
+    def apply(node, grads):  # spec/derivatives.yaml:279
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         ignore_index = node._saved_ignore_index
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:278
-        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:279
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:280
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:281
         return (grad_grad_output, grad_self)
 
 
@@ -2825,15 +2828,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:281
+    def apply(node, grads):  # spec/derivatives.yaml:283
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:282
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:283
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:284
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:285
         return (grad_self, grad_target)
 
 
@@ -2867,7 +2870,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:286
+    def apply(node, grads):  # spec/derivatives.yaml:288
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -2880,7 +2883,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:287
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:289
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -2914,7 +2917,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:288
+    def apply(node, grads):  # spec/derivatives.yaml:290
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2928,7 +2931,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:289
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:291
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -2954,7 +2957,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:290
+    def apply(node, grads):  # spec/derivatives.yaml:292
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2965,7 +2968,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:292
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:294
         return (grad_self,)
 
 
@@ -2988,13 +2991,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:293
+    def apply(node, grads):  # spec/derivatives.yaml:295
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:295
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:296
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:297
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:298
         return (grad_grad_output, grad_self)
 
 
@@ -3012,7 +3015,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:297
+    def apply(node, grads):  # spec/derivatives.yaml:299
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3022,7 +3025,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:298
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:300
         return (grad_self,)
 
 
@@ -3037,7 +3040,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:299
+    def apply(node, grads):  # spec/derivatives.yaml:301
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3047,8 +3050,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:300
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:301
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:302
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:303
         return (grad_grad_output, grad_self)
 
 
@@ -3066,11 +3069,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:302
+    def apply(node, grads):  # spec/derivatives.yaml:304
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:303
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:305
         return (grad_self,)
 
 
@@ -3090,13 +3093,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:304
+    def apply(node, grads):  # spec/derivatives.yaml:306
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:305
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:306
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:307
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:308
         return (grad_grad_output, grad_self)
 
 
@@ -3138,7 +3141,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:309
+    def apply(node, grads):  # spec/derivatives.yaml:311
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -3149,7 +3152,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:311
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:313
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3207,7 +3210,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:312
+    def apply(node, grads):  # spec/derivatives.yaml:314
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -3220,5 +3223,5 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:314
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:316
         return (grad_input, grad_weight, grad_bias)

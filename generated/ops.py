@@ -2778,8 +2778,8 @@ def mm(self, mat2):
     if _GRAD.enabled and (self._rg or mat2._rg):
         node = MmBackward0()
         _connect(node, (self, mat2))
-        node._saved_self_ = _Saved(self, False) if mat2._rg else _NOT_SAVED
-        node._saved_mat2_ = _Saved(mat2, False) if self._rg else _NOT_SAVED
+        node._saved_self_ = _Saved(self, False)
+        node._saved_mat2_ = _Saved(mat2, False)
         _set_history(result, node)
     return result
 
@@ -2808,8 +2808,8 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
     if _GRAD.enabled and (self._rg or mat1._rg or mat2._rg):
         node = AddmmBackward0()
         _connect(node, (self, mat1, mat2))
-        node._saved_mat1_ = _Saved(mat1, False) if mat2._rg else _NOT_SAVED
-        node._saved_mat2_ = _Saved(mat2, False) if mat1._rg else _NOT_SAVED
+        node._saved_mat1_ = _Saved(mat1, False) if (mat1._rg or mat2._rg) else _NOT_SAVED
+        node._saved_mat2_ = _Saved(mat2, False) if (mat1._rg or mat2._rg) else _NOT_SAVED
         node._saved_beta = beta
         node._saved_alpha = alpha
         _set_history(result, node)
@@ -2935,7 +2935,7 @@ def copy_(self, src, non_blocking=False):
     if _GRAD.enabled:
         _check_inplace(self)
     if recording:
-        node = CopyBackward0()
+        node = CopyBackwards()
         _connect(node, (self, src))
     _native_copy_(self, src, non_blocking)
     self._vc[0] += 1

@@ -19,10 +19,11 @@ def sum_to(grad, shape):
     if tuple(grad.shape) == shape:
         return grad
     lead = grad.ndim - len(shape)
-    dims = list(range(lead))
-    dims += [lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1]
-    if dims:
-        grad = grad.sum(dims, keepdim=True)
+    inner = [lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1]
+    if lead and not inner:
+        return grad.sum(list(range(lead)))  # a bias's gradient: one reduction gives the shape
+    if inner:
+        grad = grad.sum(list(range(lead)) + inner, keepdim=True)
     if lead:
         grad = grad.reshape(shape)
     return grad
@@ -292,11 +293,22 @@ def masked_select_backward(grad, self, mask):
     return sum_to(out.index_put([mask.expand(shape)], grad, True), self.shape)
 
 
-def mm_mat1_backward(grad, mat2):
+def _column_major(shape, strides) -> bool:
+    return len(shape) == 2 and strides[0] == 1 and strides[1] == shape[0]
+
+
+def mm_mat1_backward(grad, mat2, mat1_shape, mat1_strides):
+    """``grad @ mat2.T``, made in mat1's layout when mat1 is column-major (as PyTorch does)."""
+    if _column_major(mat1_shape, mat1_strides):
+        return mat2.mm(grad.t()).t()
     return grad.mm(mat2.t())
 
 
-def mm_mat2_backward(grad, mat1):
+def mm_mat2_backward(grad, mat1, mat2_shape, mat2_strides):
+    """``mat1.T @ grad``, made in mat2's layout when mat2 is column-major, as PyTorch does: a Linear's
+    ``weight.t()`` then gets a gradient that is row-major again, like the weight."""
+    if _column_major(mat2_shape, mat2_strides):
+        return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)
 
 

@@ -1,14 +1,16 @@
 """Convolution over host arrays: im2col / col2im in compiled Numba, the products in BLAS.
 
 Every convolution here is 2-d (a 1-d one gets a height-1 axis). Forward of a convolution unfolds the
-input into columns, ``cols[n, (c, i, j), (y, x)] = input[n, c, y*s - p + i*d, x*s - p + j*d]`` (zero in
-the padding), and multiplies each group's weight rows by them: ``(Og, Cg*kh*kw) @ (Cg*kh*kw, L)``, one
-``np.matmul`` over the whole batch. Its two backward products are the same unfolding used the other way:
-``weight^T @ grad`` folded back with col2im (grad_input) and ``grad @ cols^T`` summed over the batch
-(grad_weight). A transposed convolution is the adjoint: its forward is the convolution's grad_input
-and its backward the convolution's forward. The unfolding loops are compiled Numba (serial: see the
-note on ``_im2col``); the products, most of the time, are BLAS on all cores. float16 is computed in
-float32; integer dtypes go through NumPy's integer matmul, as exact as PyTorch's.
+input into columns with the batch folded in, ``cols[(c, i, j), (n, y, x)] = input[n, c, y*s - p + i*d,
+x*s - p + j*d]`` (zero in the padding), and multiplies each group's weight rows by them: one
+``(Og, Cg*kh*kw) @ (Cg*kh*kw, N*L)`` product per group for the whole batch, where a per-image layout
+would need N small ones (the digits CNN's 4x4 images made those 64 products of 16 columns each). Its
+two backward products are the same unfolding used the other way: ``weight^T @ grad`` folded back with
+col2im (grad_input) and ``grad @ cols^T`` (grad_weight, summed over the batch by the product itself).
+A transposed convolution is the adjoint: its forward is the convolution's grad_input and its backward
+the convolution's forward. The unfolding loops are compiled Numba (serial: see the note on
+``_im2col``); the products are BLAS. float16 is computed in float32; integer dtypes go through
+NumPy's integer matmul, as exact as PyTorch's.
 
 Checks run in PyTorch's order (``check_shape_forward`` in ATen's ConvUtils.h) with its messages.
 """
@@ -29,6 +31,15 @@ _C_NAME = {"float64": "double", "float32": "float", "float16": "c10::Half", "int
 # --- the unfolding loops -------------------------------------------------------------------------------
 
 
+@numba.njit(cache=True)
+def _inside(j, dw, pw, sw, w, ow):  # pragma: no cover - compiled
+    """The output columns ``lo <= xo < hi`` whose input column ``xo*sw - pw + j*dw`` lies in ``[0, w)``."""
+    off = j * dw - pw
+    lo = 0 if off >= 0 else (sw - 1 - off) // sw
+    hi = (w - 1 - off) // sw + 1 if w - 1 - off >= 0 else 0
+    return off, min(lo, ow), min(max(hi, lo), ow)
+
+
 # Serial on purpose: the products around these loops run on OpenBLAS's threads, and on this project's
 # 2-core machine a parallel (prange) unfolding measured slower end to end (conv2d forward+backward,
 # N=64, 16->32 channels, 28x28: 37-53 ms against 28-32 ms serial, also with OMP_WAIT_POLICY=passive):
@@ -36,48 +47,45 @@ _C_NAME = {"float64": "double", "float32": "float", "float16": "c10::Half", "int
 @numba.njit(cache=True)
 def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):  # pragma: no cover - compiled
     n_batch, chans, h, w = x.shape
-    for nc in numba.prange(n_batch * chans):
-        n = nc // chans
-        c = nc % chans
+    grid = oh * ow
+    for c in range(chans):
         for i in range(kh):
             for j in range(kw):
                 row = (c * kh + i) * kw + j
-                for y in range(oh):
-                    iy = y * sh - ph + i * dh
-                    base = y * ow
-                    if iy < 0 or iy >= h:
-                        for xo in range(ow):
-                            cols[n, row, base + xo] = 0
-                        continue
-                    for xo in range(ow):
-                        ix = xo * sw - pw + j * dw
-                        if ix >= 0 and ix < w:
-                            cols[n, row, base + xo] = x[n, c, iy, ix]
-                        else:
-                            cols[n, row, base + xo] = 0
+                off, lo, hi = _inside(j, dw, pw, sw, w, ow)
+                for n in range(n_batch):
+                    for y in range(oh):
+                        iy = y * sh - ph + i * dh
+                        base = n * grid + y * ow
+                        if iy < 0 or iy >= h:
+                            for xo in range(ow):
+                                cols[row, base + xo] = 0
+                            continue
+                        for xo in range(lo):
+                            cols[row, base + xo] = 0
+                        for xo in range(lo, hi):
+                            cols[row, base + xo] = x[n, c, iy, xo * sw + off]
+                        for xo in range(hi, ow):
+                            cols[row, base + xo] = 0
 
 
 @numba.njit(cache=True)
 def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, out):  # pragma: no cover - compiled
     n_batch, chans, h, w = out.shape
-    for nc in numba.prange(n_batch * chans):
-        n = nc // chans
-        c = nc % chans
-        for iy in range(h):
-            for ix in range(w):
-                out[n, c, iy, ix] = 0
+    grid = oh * ow
+    for c in range(chans):
         for i in range(kh):
             for j in range(kw):
                 row = (c * kh + i) * kw + j
-                for y in range(oh):
-                    iy = y * sh - ph + i * dh
-                    if iy < 0 or iy >= h:
-                        continue
-                    base = y * ow
-                    for xo in range(ow):
-                        ix = xo * sw - pw + j * dw
-                        if ix >= 0 and ix < w:
-                            out[n, c, iy, ix] += cols[n, row, base + xo]
+                off, lo, hi = _inside(j, dw, pw, sw, w, ow)
+                for n in range(n_batch):
+                    for y in range(oh):
+                        iy = y * sh - ph + i * dh
+                        if iy < 0 or iy >= h:
+                            continue
+                        base = n * grid + y * ow
+                        for xo in range(lo, hi):
+                            out[n, c, iy, xo * sw + off] += cols[row, base + xo]
 
 
 class _Geometry:
@@ -97,10 +105,11 @@ class _Geometry:
 
 
 def _unfold(x, g):
-    """cols (N, C*kh*kw, oh*ow) of the image ``x`` (N, C, H, W)."""
+    """cols (C*kh*kw, N*oh*ow) of the image ``x`` (N, C, H, W): the batch folded into the columns, so
+    one matrix product serves the whole batch."""
     n, c = x.shape[:2]
     kh, kw = g.kernel
-    cols = np.empty((n, c * kh * kw, g.grid[0] * g.grid[1]), dtype=x.dtype)
+    cols = np.empty((c * kh * kw, n * g.grid[0] * g.grid[1]), dtype=x.dtype)
     if cols.size:
         _im2col(x, *g.args(), cols)
     return cols
@@ -114,15 +123,36 @@ def _fold(cols, g, n, c):
     return out
 
 
-def _grouped(a, groups):
-    """(N, C, ...) as (N, groups, C/groups, L): each group's rows as one matrix per batch element."""
+def _batch_folded(a, groups):
+    """(N, C, ...) as (G, C/G, N*L): each group's channels as rows, the batch folded into the columns
+    (a copy, as ``_unfold``'s layout)."""
     n, c = a.shape[:2]
-    return a.reshape(n, groups, c // groups, _rest(a))
+    rest = _rest(a)
+    return np.ascontiguousarray(a.reshape(n, c, rest).transpose(1, 0, 2)).reshape(
+        groups, c // groups, n * rest
+    )
+
+
+def _batch_unfolded(a, n, spatial):
+    """The inverse of ``_batch_folded``: rows of (N*L) columns as a C-contiguous (N, C, *spatial) array."""
+    rest = _size(spatial)
+    c = _size(a.shape[:-1])
+    return np.ascontiguousarray(a.reshape(c, n, rest).transpose(1, 0, 2)).reshape((n, c) + tuple(spatial))
+
+
+def _split_rows(a, groups):
+    """(R, N*L) as (G, R/G, N*L): each group's rows (a view)."""
+    return a.reshape(groups, a.shape[0] // groups, a.shape[1])
+
+
+def _size(shape) -> int:
+    """The product of ``shape`` (explicit: reshape's -1 fails on empty arrays)."""
+    return int(np.prod(shape, dtype=np.int64))
 
 
 def _rest(a) -> int:
-    """The product of the sizes after the first two (explicit: reshape's -1 fails on empty arrays)."""
-    return int(np.prod(a.shape[2:], dtype=np.int64))
+    """The product of the sizes after the first two."""
+    return _size(a.shape[2:])
 
 
 def _weight_groups(w, groups):
@@ -313,19 +343,18 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         )
     n = x.shape[0]
     if not transposed:
-        cols = _grouped(_unfold(x, g), groups)  # (N, G, Cg*k, L)
+        cols = _unfold(x, g)  # (C*k, N*L)
         wg = _weight_groups(w, groups)  # (G, Og, Cg*k)
-        out = np.matmul(wg, cols).reshape((n, w.shape[0]) + tuple(out_spatial))
+        out = np.matmul(wg, _split_rows(cols, groups)).reshape(w.shape[0], cols.shape[1])  # (O, N*L)
     else:
-        og = w.shape[1]
         wt = _weight_groups(w, groups).transpose(0, 2, 1)  # (G, Og*k, Cg)
-        cols = np.matmul(wt, _grouped(x, groups)).reshape(
-            n, groups * og * g.kernel[0] * g.kernel[1], _rest(x)
-        )
-        out = _fold(cols, g, n, groups * og).reshape((n, groups * og) + tuple(out_spatial))
+        cols = np.matmul(wt, _batch_folded(x, groups))
+        cols = cols.reshape(cols.shape[0] * cols.shape[1], cols.shape[2])  # (O*k, N*L)
+        out = _fold(cols, g, n, groups * w.shape[1])
+        out = _batch_folded(out, 1)[0]  # (O, N*L)
     if bias is not None:
-        out += bias.astype(out.dtype).reshape((1, bias.shape[0]) + (1,) * len(out_spatial))
-    return np.ascontiguousarray(out.astype(input.dtype, copy=False))
+        out += bias.astype(out.dtype).reshape(-1, 1)
+    return _batch_unfolded(out.astype(input.dtype, copy=False), n, out_spatial)
 
 
 def convolution_backward(
@@ -343,23 +372,25 @@ def convolution_backward(
     grad_input = grad_weight = grad_bias = empty
     gw_shape = weight.shape
     if not transposed:
-        gog = _grouped(go, groups)  # (N, G, Og, L)
+        gof = _batch_folded(go, groups)  # (G, Og, N*L)
         if output_mask[0]:
             wg = _weight_groups(w, groups).transpose(0, 2, 1)  # (G, Cg*k, Og)
-            cols = np.matmul(wg, gog).reshape(n, x.shape[1] * g.kernel[0] * g.kernel[1], gog.shape[-1])
+            cols = np.matmul(wg, gof)
+            cols = cols.reshape(cols.shape[0] * cols.shape[1], cols.shape[2])  # (C*k, N*L)
             grad_input = _fold(cols, g, n, x.shape[1]).reshape(input.shape)
         if output_mask[1]:
-            cols = _grouped(_unfold(x, g), groups)  # (N, G, Cg*k, L)
-            grad_weight = np.matmul(gog, cols.transpose(0, 1, 3, 2)).sum(axis=0).reshape(gw_shape)
+            cols = _split_rows(_unfold(x, g), groups)  # (G, Cg*k, N*L)
+            grad_weight = np.matmul(gof, cols.transpose(0, 2, 1)).reshape(gw_shape)
+        if output_mask[2]:
+            grad_bias = gof.sum(axis=-1).reshape(go.shape[1])
     else:
         if output_mask[0] or output_mask[1]:
-            cols = _grouped(_unfold(go, g), groups)  # (N, G, Og*k, L): the grad, unfolded
+            cols = _split_rows(_unfold(go, g), groups)  # (G, Og*k, N*L): the grad, unfolded
         if output_mask[0]:
             wg = _weight_groups(w, groups)  # (G, Cg, Og*k)
-            grad_input = np.matmul(wg, cols).reshape(input.shape)
+            grad_input = _batch_unfolded(np.matmul(wg, cols), n, x.shape[2:]).reshape(input.shape)
         if output_mask[1]:
-            xg = _grouped(x, groups)  # (N, G, Cg, L)
-            grad_weight = np.matmul(xg, cols.transpose(0, 1, 3, 2)).sum(axis=0).reshape(gw_shape)
-    if output_mask[2]:
-        grad_bias = go.sum(axis=(0, 2, 3))
+            grad_weight = np.matmul(_batch_folded(x, groups), cols.transpose(0, 2, 1)).reshape(gw_shape)
+        if output_mask[2]:
+            grad_bias = go.sum(axis=(0, 2, 3))
     return tuple(np.ascontiguousarray(a.astype(dt, copy=False)) for a in (grad_input, grad_weight, grad_bias))
