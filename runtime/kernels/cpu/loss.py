@@ -2,25 +2,57 @@
 
 ``self`` holds one row of class scores per sample, (N, C), and ``target`` the N class indices. A target
 equal to ``ignore_index`` counts for nothing, neither in the loss nor in the total weight a mean
-divides by. ``reduction`` is ATen's enum: 0 none, 1 mean, 2 sum.
+divides by. ``reduction`` is ATen's enum: 0 none, 1 mean, 2 sum. One compiled pass over the rows each
+way (a training step's loss is small: NumPy's masks and fancy indexing cost more than the work).
 """
 
+import numba
 import numpy as np
 
 _NONE, _MEAN = 0, 1
 
 
-def _picks(self, target, weight, ignore_index):
-    """(rows, safe class of each row, weight of each row: 0 where ignored, the rows not ignored), after
-    the bounds check."""
-    classes = np.asarray(target).reshape(-1).astype(np.int64, copy=False)
-    valid = classes != ignore_index
-    bad = valid & ((classes < 0) | (classes >= self.shape[1]))
-    if bad.any():
-        raise IndexError(f"Target {int(classes[bad][0])} is out of bounds.")
-    safe = np.where(valid, classes, 0)
-    w = valid.astype(self.dtype) if weight is None else np.where(valid, weight[safe], 0).astype(self.dtype)
-    return np.arange(len(classes)), safe, w, valid
+@numba.njit(cache=True)
+def _pick_rows(x, target, weight, ignore_index, losses):  # pragma: no cover - compiled
+    """``losses[i] = -x[i, t] * weight[t]`` (0 where ignored); returns the total weight and the first
+    row whose target is out of bounds (-1 if none)."""
+    total = weight[:0].sum()  # a zero of the weights' dtype
+    for i in range(x.shape[0]):
+        t = target[i]
+        if t == ignore_index:
+            losses[i] = 0
+            continue
+        if t < 0 or t >= x.shape[1]:
+            return total, i
+        losses[i] = -(x[i, t] * weight[t])
+        total += weight[t]
+    return total, -1
+
+
+@numba.njit(cache=True)
+def _scatter_rows(target, weight, ignore_index, scale, out):  # pragma: no cover - compiled
+    """``out[i, t] = -weight[t] * scale[i]`` (``scale`` of one element applies to every row); returns
+    the first row whose target is out of bounds (-1 if none)."""
+    one = scale.size == 1
+    for i in range(out.shape[0]):
+        t = target[i]
+        if t == ignore_index:
+            continue
+        if t < 0 or t >= out.shape[1]:
+            return i
+        out[i, t] = -weight[t] * scale[0 if one else i]
+    return -1
+
+
+def _operands(self, target, weight):
+    """The target as a flat array and the weights (ones when none), in ``self``'s dtype."""
+    weight = np.ones(self.shape[1], self.dtype) if weight is None else np.asarray(weight, self.dtype)
+    return np.asarray(target).reshape(-1), weight
+
+
+def _check_bounds(target, bad: int) -> None:
+    if bad >= 0:
+        raise IndexError(f"Target {int(target[bad])} is out of bounds.")
 
 
 def nll_loss_forward(self, target, weight, reduction, ignore_index):
@@ -30,11 +62,12 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     >>> nll_loss_forward(np.array([[-1.0, -2.0], [-3.0, -4.0]]), np.array([1, 0]), None, 1, -100)
     (array(2.5), array(2.))
     """
-    rows, safe, w, valid = _picks(self, target, weight, ignore_index)
-    losses = -(self[rows, safe] * w)
-    total = w.sum(dtype=self.dtype)
+    target, weight = _operands(self, target, weight)
+    losses = np.empty(self.shape[0], self.dtype)
+    total, bad = _pick_rows(self, target, weight, ignore_index, losses)
+    _check_bounds(target, bad)
     if reduction == _NONE:
-        return np.where(valid, losses, 0).astype(self.dtype), np.zeros((), self.dtype)
+        return losses, np.zeros((), self.dtype)
     out = losses.sum(dtype=self.dtype)
     if reduction == _MEAN:
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -50,11 +83,11 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
     array([[ 0. , -0.5],
            [-0.5,  0. ]])
     """
-    rows, safe, w, valid = _picks(self, target, weight, ignore_index)
-    g = np.asarray(grad_output, self.dtype).reshape(-1)
+    target, weight = _operands(self, target, weight)
+    scale = np.asarray(grad_output, self.dtype).reshape(-1)
+    if reduction == _MEAN:
+        with np.errstate(invalid="ignore", divide="ignore"):  # a mean over no target: 0 / 0
+            scale = scale / np.asarray(total_weight, self.dtype)
     out = np.zeros(self.shape, self.dtype)
-    with np.errstate(invalid="ignore", divide="ignore"):  # a mean over no target: 0 / 0, ignored below
-        if reduction == _MEAN:
-            g = g / np.asarray(total_weight, self.dtype)
-        out[rows, safe] = np.where(valid, -w * g, 0)
+    _check_bounds(target, _scatter_rows(target, weight, ignore_index, scale, out))
     return out
