@@ -89,6 +89,8 @@ __all__ = [
     "CumsumBackward0",
     "SoftmaxBackward0",
     "LogSoftmaxBackward0",
+    "SoftmaxBackwardDataBackward0",
+    "LogSoftmaxBackwardDataBackward0",
     "MmBackward0",
     "BmmBackward0",
     "AddmmBackward0",
@@ -1977,8 +1979,13 @@ class CumsumBackward0(Node):
 class SoftmaxBackward0(Node):
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
 
-    __slots__ = ("_saved_dim", "_saved_result_")
-    _saved_fields = ("_saved_result_",)
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
 
     @property
     def _saved_result(node):
@@ -1989,19 +1996,25 @@ class SoftmaxBackward0(Node):
         return node._saved_result_
 
     def apply(node, grads):  # spec/derivatives.yaml:188
+        self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:189
+        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:189
         return (grad_self,)
 
 
 class LogSoftmaxBackward0(Node):
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
 
-    __slots__ = ("_saved_dim", "_saved_result_")
-    _saved_fields = ("_saved_result_",)
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
 
     @property
     def _saved_result(node):
@@ -2012,12 +2025,80 @@ class LogSoftmaxBackward0(Node):
         return node._saved_result_
 
     def apply(node, grads):  # spec/derivatives.yaml:190
+        self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = log_softmax_backward(grad, result, dim) if needs[0] else None  # spec/derivatives.yaml:191
+        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:191
         return (grad_self,)
+
+
+class SoftmaxBackwardDataBackward0(Node):
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor"""
+
+    __slots__ = ("_saved_grad_output_", "_saved_output_", "_saved_dim", "_saved_input_dtype")
+    _saved_fields = ("_saved_grad_output_", "_saved_output_")
+
+    @property
+    def _saved_grad_output(node):
+        return node._saved_grad_output_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_grad_output(node):
+        return node._saved_grad_output_
+
+    @property
+    def _saved_output(node):
+        return node._saved_output_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_output(node):
+        return node._saved_output_
+
+    def apply(node, grads):  # spec/derivatives.yaml:192
+        grad_output = node._saved_grad_output_.unpack(node)
+        output = node._saved_output_.unpack(node)
+        dim = node._saved_dim
+        input_dtype = node._saved_input_dtype
+        grad = grads[0]
+        needs = node._needs()
+        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:193
+        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:194
+        return (grad_grad_output, grad_output)
+
+
+class LogSoftmaxBackwardDataBackward0(Node):
+    """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor"""
+
+    __slots__ = ("_saved_grad_output_", "_saved_output_", "_saved_dim")
+    _saved_fields = ("_saved_grad_output_", "_saved_output_")
+
+    @property
+    def _saved_grad_output(node):
+        return node._saved_grad_output_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_grad_output(node):
+        return node._saved_grad_output_
+
+    @property
+    def _saved_output(node):
+        return node._saved_output_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_output(node):
+        return node._saved_output_
+
+    def apply(node, grads):  # spec/derivatives.yaml:195
+        grad_output = node._saved_grad_output_.unpack(node)
+        output = node._saved_output_.unpack(node)
+        dim = node._saved_dim
+        grad = grads[0]
+        needs = node._needs()
+        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:196
+        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:197
+        return (grad_grad_output, grad_output)
 
 
 class MmBackward0(Node):
@@ -2042,13 +2123,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:192
+    def apply(node, grads):  # spec/derivatives.yaml:198
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:193
-        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:194
+        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:199
+        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:200
         return (grad_self, grad_mat2)
 
 
@@ -2074,13 +2155,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:195
+    def apply(node, grads):  # spec/derivatives.yaml:201
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:196
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:197
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:202
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:203
         return (grad_self, grad_mat2)
 
 
@@ -2106,16 +2187,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:198
+    def apply(node, grads):  # spec/derivatives.yaml:204
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:199
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:200
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:201
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:205
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:206
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:207
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2141,13 +2222,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:202
+    def apply(node, grads):  # spec/derivatives.yaml:208
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:203
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:204
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:209
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:210
         return (grad_self, grad_tensor)
 
 
@@ -2173,13 +2254,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:205
+    def apply(node, grads):  # spec/derivatives.yaml:211
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:206
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:207
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:212
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:213
         return (grad_self, grad_vec)
 
 
@@ -2193,12 +2274,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:208
+    def apply(node, grads):  # spec/derivatives.yaml:214
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:209
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:215
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2209,11 +2290,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:210
+    def apply(node, grads):  # spec/derivatives.yaml:216
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:211
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:217
         return (grad_self,)
 
 
@@ -2223,12 +2304,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:212
+    def apply(node, grads):  # spec/derivatives.yaml:218
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:213
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:219
         return (grad_self,)
 
 
@@ -2243,12 +2324,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:214
+    def apply(node, grads):  # spec/derivatives.yaml:220
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:215
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:221
         return (grad_self,)
 
 
@@ -2258,10 +2339,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:216
+    def apply(node, grads):  # spec/derivatives.yaml:222
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:217
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:223
         return (grad_self,)
 
 
@@ -2274,11 +2355,11 @@ class CopyBackwards(Node):
     def name(self) -> str:
         return "yaten::autograd::CopyBackwards"  # as PyTorch's hand-written nodes, with the namespace
 
-    def apply(node, grads):  # spec/derivatives.yaml:218
+    def apply(node, grads):  # spec/derivatives.yaml:224
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:220
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:221
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:226
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:227
         return (grad_self, grad_src)
 
 
@@ -2288,10 +2369,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:222
+    def apply(node, grads):  # spec/derivatives.yaml:228
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:223
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:229
         return (grad_self,)
 
 
@@ -2301,10 +2382,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:224
+    def apply(node, grads):  # spec/derivatives.yaml:230
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:225
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:231
         return (grad_self,)
 
 
@@ -2322,11 +2403,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:226
+    def apply(node, grads):  # spec/derivatives.yaml:232
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:227
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:233
         return (grad_self,)
 
 
@@ -2349,13 +2430,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:228
+    def apply(node, grads):  # spec/derivatives.yaml:234
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:230
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:236
         return (grad_self,)
 
 
@@ -2378,13 +2459,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:231
+    def apply(node, grads):  # spec/derivatives.yaml:237
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:233
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:239
         return (grad_self,)
 
 
@@ -2402,13 +2483,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:234
+    def apply(node, grads):  # spec/derivatives.yaml:240
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:236
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:237
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:242
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:243
         return (grad_self, grad_src)
 
 
@@ -2426,12 +2507,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:238
+    def apply(node, grads):  # spec/derivatives.yaml:244
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:240
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:246
         return (grad_self,)
 
 
@@ -2449,13 +2530,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:241
+    def apply(node, grads):  # spec/derivatives.yaml:247
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:243
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:244
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:249
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:250
         return (grad_self, grad_src)
 
 
@@ -2473,11 +2554,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:245
+    def apply(node, grads):  # spec/derivatives.yaml:251
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:247
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:253
         return (grad_self,)
 
 
@@ -2495,12 +2576,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:248
+    def apply(node, grads):  # spec/derivatives.yaml:254
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:250
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:251
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:256
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:257
         return (grad_self, grad_value)
 
 
@@ -2526,12 +2607,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:252
+    def apply(node, grads):  # spec/derivatives.yaml:258
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:254
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:260
         return (grad_self,)
 
 
@@ -2550,12 +2631,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:255
+    def apply(node, grads):  # spec/derivatives.yaml:261
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:257
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:263
         return (grad_self,)
 
 
@@ -2577,14 +2658,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:258
+    def apply(node, grads):  # spec/derivatives.yaml:264
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:260
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:261
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:266
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:267
         return (grad_self, grad_values)
 
 
@@ -2602,12 +2683,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:264
+    def apply(node, grads):  # spec/derivatives.yaml:270
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:265
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:271
         return (grad_self,)
 
 
@@ -2625,12 +2706,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:266
+    def apply(node, grads):  # spec/derivatives.yaml:272
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:267
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:273
         return (grad_self,)
 
 
@@ -2648,13 +2729,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:268
+    def apply(node, grads):  # spec/derivatives.yaml:274
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:269
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:275
         return (grad_self,)
 
 
@@ -2672,13 +2753,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:270
+    def apply(node, grads):  # spec/derivatives.yaml:276
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:271
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:277
         return (grad_self,)
 
 
@@ -2701,14 +2782,14 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:272
+    def apply(node, grads):  # spec/derivatives.yaml:278
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:274
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:280
         return (grad_weight,)
 
 
@@ -2750,7 +2831,7 @@ class NllLossBackward0(Node):
     def _raw_saved_total_weight(node):
         return node._saved_total_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:275
+    def apply(node, grads):  # spec/derivatives.yaml:281
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2760,7 +2841,7 @@ class NllLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:277
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:283
         return (grad_self,)
 
 
@@ -2786,15 +2867,15 @@ class NllLossBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:279
+    def apply(node, grads):  # spec/derivatives.yaml:285
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         ignore_index = node._saved_ignore_index
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:280
-        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:281
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:286
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:287
         return (grad_grad_output, grad_self)
 
 
@@ -2828,15 +2909,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:283
+    def apply(node, grads):  # spec/derivatives.yaml:289
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:284
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:285
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:290
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:291
         return (grad_self, grad_target)
 
 
@@ -2870,7 +2951,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:288
+    def apply(node, grads):  # spec/derivatives.yaml:294
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -2883,7 +2964,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:289
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:295
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -2917,7 +2998,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:290
+    def apply(node, grads):  # spec/derivatives.yaml:296
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2931,7 +3012,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:291
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:297
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -2957,7 +3038,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:292
+    def apply(node, grads):  # spec/derivatives.yaml:298
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -2968,7 +3049,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:294
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:300
         return (grad_self,)
 
 
@@ -2991,13 +3072,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:295
+    def apply(node, grads):  # spec/derivatives.yaml:301
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:297
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:298
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:303
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:304
         return (grad_grad_output, grad_self)
 
 
@@ -3015,7 +3096,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:299
+    def apply(node, grads):  # spec/derivatives.yaml:305
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3025,7 +3106,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:300
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:306
         return (grad_self,)
 
 
@@ -3040,7 +3121,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:301
+    def apply(node, grads):  # spec/derivatives.yaml:307
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3050,8 +3131,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:302
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:303
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:308
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:309
         return (grad_grad_output, grad_self)
 
 
@@ -3069,11 +3150,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:304
+    def apply(node, grads):  # spec/derivatives.yaml:310
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:305
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:311
         return (grad_self,)
 
 
@@ -3093,13 +3174,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:306
+    def apply(node, grads):  # spec/derivatives.yaml:312
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:307
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:308
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:313
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:314
         return (grad_grad_output, grad_self)
 
 
@@ -3141,7 +3222,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:311
+    def apply(node, grads):  # spec/derivatives.yaml:317
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -3152,7 +3233,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:313
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:319
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3210,7 +3291,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:314
+    def apply(node, grads):  # spec/derivatives.yaml:320
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -3223,5 +3304,5 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:316
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:322
         return (grad_input, grad_weight, grad_bias)

@@ -6,7 +6,7 @@ from yaten._arg_parser import REQUIRED as _R
 from yaten._arg_parser import Overload as _Overload
 from yaten._arg_parser import resolve as _resolve
 
-__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "addcmul", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
+__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "addcmul", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
 
 _neg_overloads = (
     _Overload("neg", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
@@ -1116,6 +1116,24 @@ __log_softmax_overloads = (
 def _log_softmax(*args, **kwargs):
     """Schema: ``_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
     return _resolve("_log_softmax", __log_softmax_overloads, args, kwargs)
+
+__softmax_backward_data_overloads = (
+    _Overload("_softmax_backward_data", (('grad_output', 'Tensor', _R, False), ('output', 'Tensor', _R, False), ('dim', 'int', _R, False), ('input_dtype', 'ScalarType', _R, False), ), "_softmax_backward_data", None),
+)
+
+
+def _softmax_backward_data(*args, **kwargs):
+    """Schema: ``_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor``"""
+    return _resolve("_softmax_backward_data", __softmax_backward_data_overloads, args, kwargs)
+
+__log_softmax_backward_data_overloads = (
+    _Overload("_log_softmax_backward_data", (('grad_output', 'Tensor', _R, False), ('output', 'Tensor', _R, False), ('dim', 'int', _R, False), ('input_dtype', 'ScalarType', _R, False), ), "_log_softmax_backward_data", None),
+)
+
+
+def _log_softmax_backward_data(*args, **kwargs):
+    """Schema: ``_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor``"""
+    return _resolve("_log_softmax_backward_data", __log_softmax_backward_data_overloads, args, kwargs)
 
 _softmax_overloads = (
     _Overload("softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, False), ), "softmax_int", None),

@@ -385,6 +385,10 @@ def _softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
     """Schema: ``_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
 def _log_softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
     """Schema: ``_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
+def _softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, input_dtype: dtype) -> Tensor:
+    """Schema: ``_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor``"""
+def _log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, input_dtype: dtype) -> Tensor:
+    """Schema: ``_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor``"""
 def softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
     """Schema: ``softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
 def log_softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:

@@ -171,6 +171,7 @@ from yaten.kernels.cpu.reduce import (
     argmin as _cpu_argmin,
     cumsum as _cpu_cumsum,
     log_softmax as _cpu_log_softmax,
+    log_softmax_backward_data as _cpu_log_softmax_backward_data,
     logsumexp as _cpu_logsumexp,
     max_all as _cpu_max_all,
     max_dim as _cpu_max_dim,
@@ -180,6 +181,7 @@ from yaten.kernels.cpu.reduce import (
     norm as _cpu_norm,
     prod_dim as _cpu_prod_dim,
     softmax as _cpu_softmax,
+    softmax_backward_data as _cpu_softmax_backward_data,
     std as _cpu_std,
     sum_all as _cpu_sum_all,
     sum_dim as _cpu_sum_dim,
@@ -303,6 +305,8 @@ _K_norm_ScalarOpt_dim = {"cpu": _cpu_norm}
 _K_cumsum = {"cpu": _cpu_cumsum}
 _K__softmax = {"cpu": _cpu_softmax}
 _K__log_softmax = {"cpu": _cpu_log_softmax}
+_K__softmax_backward_data = {"cpu": _cpu_softmax_backward_data}
+_K__log_softmax_backward_data = {"cpu": _cpu_log_softmax_backward_data}
 _K_mm = {"cpu": _cpu_mm}
 _K_bmm = {"cpu": _cpu_bmm}
 _K_addmm = {"cpu": _cpu_addmm}
@@ -2690,6 +2694,7 @@ def _softmax(self, dim, half_to_float):
     if _GRAD.enabled and self._rg:
         node = SoftmaxBackward0()
         _connect(node, (self,))
+        node._saved_self_ = _Meta(self)
         node._saved_dim = dim
         _set_history(result, node)
         node._saved_result_ = _Saved(result, True)
@@ -2703,9 +2708,43 @@ def _log_softmax(self, dim, half_to_float):
     if _GRAD.enabled and self._rg:
         node = LogSoftmaxBackward0()
         _connect(node, (self,))
+        node._saved_self_ = _Meta(self)
         node._saved_dim = dim
         _set_history(result, node)
         node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def _softmax_backward_data(grad_output, output, dim, input_dtype):
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor"""
+    device = grad_output._device
+    if output._device is not device:
+        device = _common_device('_softmax_backward_data', grad_output, output)
+    result = _wrap(_kernel(_K__softmax_backward_data, device, '_softmax_backward_data')(grad_output=grad_output._data, output=output._data, dim=dim, input_dtype=input_dtype.np), device)
+    if _GRAD.enabled and (grad_output._rg or output._rg):
+        node = SoftmaxBackwardDataBackward0()
+        _connect(node, (grad_output, output))
+        node._saved_grad_output_ = _Saved(grad_output, False) if output._rg else _NOT_SAVED
+        node._saved_output_ = _Saved(output, False)
+        node._saved_dim = dim
+        node._saved_input_dtype = input_dtype
+        _set_history(result, node)
+    return result
+
+
+def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
+    """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor"""
+    device = grad_output._device
+    if output._device is not device:
+        device = _common_device('_log_softmax_backward_data', grad_output, output)
+    result = _wrap(_kernel(_K__log_softmax_backward_data, device, '_log_softmax_backward_data')(grad_output=grad_output._data, output=output._data, dim=dim, input_dtype=input_dtype.np), device)
+    if _GRAD.enabled and (grad_output._rg or output._rg):
+        node = LogSoftmaxBackwardDataBackward0()
+        _connect(node, (grad_output, output))
+        node._saved_grad_output_ = _Saved(grad_output, False) if output._rg else _NOT_SAVED
+        node._saved_output_ = _Saved(output, False)
+        node._saved_dim = dim
+        _set_history(result, node)
     return result
 
 

@@ -112,12 +112,13 @@ def logsumexp_backward(grad, self, result, dim, keepdim):
     return g * (self - r).exp()
 
 
-def softmax_backward(grad, result, dim):
-    return result * (grad - (grad * result).sum(dim, keepdim=True))
-
-
-def log_softmax_backward(grad, result, dim):
-    return grad - result.exp() * grad.sum(dim, keepdim=True)
+def softmax_double_backward(grad, grad_output, dim, output):
+    """The gradient of ``_softmax_backward_data`` with respect to ``output`` (PyTorch's formula)."""
+    return (
+        grad_output * grad
+        - (output * grad_output).sum(dim, keepdim=True) * grad
+        - grad_output * (output * grad).sum(dim, keepdim=True)
+    )
 
 
 def _prod_of_others(x, dim):

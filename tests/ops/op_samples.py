@@ -155,6 +155,8 @@ EXPLICIT = {
     "log_softmax.int": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), -1))],
     "_softmax": [Sample((_f(3, 4), 1, False))],
     "_log_softmax": [Sample((_f(3, 4), 1, False))],
+    "_softmax_backward_data": [Sample((_f(3, 4), _f(3, 4, seed=1, positive=True), 1, "float64"))],
+    "_log_softmax_backward_data": [Sample((_f(3, 4), _f(3, 4, seed=1), 0, "float64"))],
     "mm": [
         Sample((_f(3, 4), _f(4, 2, seed=1))),
         Sample((_f(4, 3).T, _f(4, 2, seed=1)), label="non-contiguous"),

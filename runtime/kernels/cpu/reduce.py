@@ -532,6 +532,40 @@ def log_softmax(self, dim, half_to_float):
     return _as_new(s.reshape(self.shape), self.dtype)
 
 
+def _backward_operands(grad_output, output, dim, input_dtype):
+    """The axis and both arrays in the compute dtype (a 0-d pair is viewed as 1-d). The gradient keeps
+    grad_output's dtype: ``input_dtype`` only tells a half-to-float softmax, which the cpu lacks."""
+    if np.dtype(input_dtype) == _F16 and grad_output.dtype == _F32:
+        raise RuntimeError("expected scalar type Float but found Half")
+    d = _wrap_dim(dim, output.ndim)
+    ct = _compute_dtype(output.dtype)
+    shape = output.shape or (1,)
+    return d, grad_output.astype(ct, copy=False).reshape(shape), output.astype(ct, copy=False).reshape(shape)
+
+
+def softmax_backward_data(grad_output, output, dim, input_dtype):
+    """The gradient of softmax at its ``output``: ``output * (grad - sum(grad * output))`` along ``dim``.
+
+    >>> softmax_backward_data(np.array([1.0, 0.0]), np.array([0.5, 0.5]), 0, np.float64)
+    array([ 0.25, -0.25])
+    """
+    d, g, y = _backward_operands(grad_output, output, dim, input_dtype)
+    gy = g * y
+    gy -= y * np.add.reduce(gy, axis=d, keepdims=True)
+    return _as_new(gy.reshape(output.shape), grad_output.dtype)
+
+
+def log_softmax_backward_data(grad_output, output, dim, input_dtype):
+    """The gradient of log_softmax at its ``output``: ``grad - exp(output) * sum(grad)`` along ``dim``.
+
+    >>> log_softmax_backward_data(np.array([1.0, 0.0]), np.log([0.5, 0.5]), 0, np.float64)
+    array([ 0.5, -0.5])
+    """
+    d, g, y = _backward_operands(grad_output, output, dim, input_dtype)
+    r = g - np.exp(y) * np.add.reduce(g, axis=d, keepdims=True)
+    return _as_new(r.reshape(output.shape), grad_output.dtype)
+
+
 # ---------------------------------------------------------------------------------------------
 # Parallel sums of large dense arrays (Numba)
 #
