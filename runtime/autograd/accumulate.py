@@ -6,13 +6,19 @@ backward formula produced, so ``weight.grad`` of a Linear is row-major like the 
 """
 
 import importlib
+import sys
 
 from .._factories import empty_strided
 from .._layout import is_non_overlapping_and_dense
 from .._memory_format import contiguous_format
+from .._tensor import wrap
 from .grad_mode import STATE
 
 _generated = None  # yaten._generated.ops: it imports autograd, so it is looked up on first use
+
+# The references to a gradient no one else holds when AccumulateGrad passes it here: the engine's list
+# of the node's incoming gradients, this function's argument, and sys.getrefcount's own.
+_UNSHARED_REFS = 3
 
 
 def accumulate_grad(variable, grad) -> None:
@@ -23,9 +29,14 @@ def accumulate_grad(variable, grad) -> None:
 
     old = variable._grad
     if old is None:
-        # The incoming tensor may also be another leaf's gradient or the caller's: keep a copy.
-        # Under create_graph the copy keeps its history so the gradient can be differentiated.
-        variable._grad = _contract_copy(ops, grad, variable)
+        if not STATE.enabled and sys.getrefcount(grad) <= _UNSHARED_REFS and _sole_owner(grad, variable):
+            # No one else can reach this gradient or its memory: .grad takes it as it is, as
+            # PyTorch's AccumulateGrad takes a gradient whose use count says the same.
+            variable._grad = grad if grad._base is None else wrap(grad._data, grad._device)
+        else:
+            # It may also be another leaf's gradient, a hook's or the caller's: keep a copy. Under
+            # create_graph the copy keeps its history so the gradient can be differentiated.
+            variable._grad = _contract_copy(ops, grad, variable)
     elif STATE.enabled or old._rg:
         variable._grad = ops.add_Tensor(old, grad)
     else:
@@ -37,6 +48,19 @@ def accumulate_grad(variable, grad) -> None:
             returned = hook(variable)
             if returned is not None:  # PyTorch's check (and wording): these hooks return nothing
                 raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
+
+
+def _sole_owner(grad, variable) -> bool:
+    """Whether ``grad`` (referenced only by its caller) is the only way to its memory, and has the
+    layout the contract asks. A view qualifies when its base is reachable only through it (a product
+    computed transposed and viewed back, as a Linear weight's gradient); a saved output unpacks to a
+    second Tensor over the same array, so the array must not be shared either."""
+    if grad._base is None:
+        alone = grad._storage is None  # no view or storage handle was ever made of it
+    else:
+        # references: the view's _base (and the view's and base's _storage), plus getrefcount's own
+        alone = sys.getrefcount(grad._base) <= 2 and sys.getrefcount(grad._storage) <= 3
+    return alone and sys.getrefcount(grad._data) <= 2 and _obeys_layout_contract(grad, variable)
 
 
 def _obeys_layout_contract(grad, variable) -> bool:
@@ -52,7 +76,7 @@ def _contract_copy(ops, grad, variable):
     """A copy of ``grad`` laid out as the contract asks; under grad mode it is a ``CopyBackwards``
     of ``grad`` (or a clone, for a leaf that is not dense), as PyTorch's ``clone_obey_contract``."""
     if not STATE.enabled and _obeys_layout_contract(grad, variable):
-        return ops.clone(grad)  # PyTorch takes ``grad`` itself here; a copy has its strides
+        return ops.clone(grad)  # a shared gradient that already has the layout: a copy with its strides
     if is_non_overlapping_and_dense(variable.shape, variable.stride()):
         out = empty_strided(variable.shape, variable.stride(), dtype=grad.dtype, device=grad.device)
         return ops.copy_(out, grad)

@@ -131,6 +131,29 @@ def _validate(node, outs):
     return fixed
 
 
+def _deliver(node, outs, buffers, deps, ready) -> None:
+    """Add a node's gradients into the input buffers of the nodes it feeds; queue those now ready.
+
+    A function of its own, so no loop variable outlives it holding a gradient: AccumulateGrad takes
+    a gradient no one else references instead of copying it (accumulate.py counts the references).
+    """
+    for (nxt, nr), g in zip(node.next_functions, outs):
+        if nxt is None:
+            continue
+        if g is not None:
+            buf = buffers.get(nxt)
+            if buf is None:
+                buf = buffers[nxt] = [None] * nxt._num_outputs
+            _add_grad(buf, nr, g)
+    for nxt, _ in node.next_functions:
+        if nxt is None:
+            continue
+        left = deps[nxt] - 1
+        deps[nxt] = left
+        if left == 0:
+            heapq.heappush(ready, (-nxt._seq, nxt))
+
+
 def run_backward(roots, root_grads, keep_graph: bool, create_graph: bool, capture=None):
     """Propagate ``root_grads`` from the ``(node, input_nr)`` edges ``roots`` through the graph.
 
@@ -185,21 +208,8 @@ def run_backward(roots, root_grads, keep_graph: bool, create_graph: bool, captur
                     if ANOMALY.enabled:  # show the forward code that made the failing node
                         anomaly_mode.report(node)
                     raise
-            for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt is None:
-                    continue
-                if g is not None:
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * nxt._num_outputs
-                    _add_grad(buf, nr, g)
-            for nxt, _ in node.next_functions:
-                if nxt is None:
-                    continue
-                left = deps[nxt] - 1
-                deps[nxt] = left
-                if left == 0:
-                    heapq.heappush(ready, (-nxt._seq, nxt))
+            _deliver(node, outs, buffers, deps, ready)
+            outs = grads = None  # the engine keeps no reference a node's gradients could be stolen from
     finally:
         STATE.enabled = prev
     if captured is not None:
