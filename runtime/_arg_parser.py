@@ -16,21 +16,29 @@ REQUIRED = object()
 
 
 def _is_int(v) -> bool:
-    return (isinstance(v, numbers.Integral) and not isinstance(v, builtins.bool)) or (
+    t = type(v)
+    if t is builtins.int:  # the common case first: the ABC check below costs several times more
+        return True
+    return (t is not builtins.bool and isinstance(v, numbers.Integral)) or (
         isinstance(v, _T.Tensor) and v.ndim == 0 and v.dtype.kind == "i"
     )
 
 
 def _int_list(v, size):
+    if isinstance(v, (tuple, list)):
+        if all(type(x) is builtins.int for x in v):
+            return tuple(v)  # (a tuple is returned as it is)
+        if all(_is_int(x) for x in v):
+            return tuple(int(x) for x in v)
+        return _NO
     if _is_int(v):
         return (int(v),) * (size or 1)
-    if isinstance(v, (tuple, list)) and all(_is_int(x) for x in v):
-        return tuple(int(x) for x in v)
     return _NO
 
 
 def _scalar(v):
-    if isinstance(v, numbers.Number):
+    t = type(v)
+    if t is builtins.int or t is builtins.float or isinstance(v, numbers.Number):
         return v
     if isinstance(v, _T.Tensor) and v.numel() == 1 and v.ndim == 0:
         return v.item()
@@ -49,6 +57,8 @@ def _int(v):
 
 
 def _float(v):
+    if type(v) is builtins.float:
+        return v
     return builtins.float(v) if isinstance(v, numbers.Real) and not isinstance(v, builtins.bool) else _NO
 
 

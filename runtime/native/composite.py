@@ -1,18 +1,23 @@
-"""CompositeImplicitAutograd ops: a few lines of yaten calls each; autograd comes through them."""
+"""CompositeImplicitAutograd ops: a few lines of yaten calls each; autograd comes through them.
+
+The ones on a training step's path (reshape, flatten, linear) call the generated op functions
+directly: their arguments are already parsed, so the public bindings' parsing would be spent twice.
+"""
 
 import yaten
 
 from .._dims import wrap_dim
+from .._generated import ops as _ops  # (this module is imported while ops loads; ops is used at call time)
 from .._promotion import infer_size
 
 
 def reshape(self, shape):
     try:
-        return self.view(shape)
+        return _ops.view(self, shape)
     except RuntimeError as e:
         if "view size is not compatible" not in str(e):
             raise
-        return self.clone(memory_format=yaten.contiguous_format).view(shape)
+        return _ops.view(_ops.clone(self, memory_format=yaten.contiguous_format), shape)
 
 
 def flatten(self, start_dim=0, end_dim=-1):
@@ -21,10 +26,11 @@ def flatten(self, start_dim=0, end_dim=-1):
     s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = self._data.shape
     n = 1
     for d in range(s, e + 1):
-        n *= self.shape[d]
-    return self.reshape(tuple(self.shape[:s]) + (n,) + tuple(self.shape[e + 1 :]))
+        n *= shape[d]
+    return reshape(self, shape[:s] + (n,) + shape[e + 1 :])
 
 
 def unflatten(self, dim, sizes):
@@ -139,7 +145,7 @@ def outer(self, vec2):
 
 def linear(input, weight, bias=None):
     if input.ndim == 2 and bias is not None:
-        return yaten.addmm(bias, input, weight.t())
+        return _ops.addmm(bias, input, _ops.t(weight))
     out = input.matmul(weight.t())
     return out if bias is None else out + bias
 

@@ -12,6 +12,7 @@ finite at inputs of exactly 0 or 1, where differentiating the clamped logs would
 import yaten
 
 from .. import _dtype as D
+from .._generated import ops as _ops  # (imported while ops loads; used at call time)
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -115,7 +116,7 @@ def nll_loss(self, target, weight=None, reduction=MEAN, ignore_index=-100):
         x, t = self, target
     else:
         x, t = self.movedim(1, -1).reshape(-1, n_classes), target.reshape(-1)
-    loss = yaten.nll_loss_forward(x, t, weight, reduction, ignore_index)[0]
+    loss = _ops.nll_loss_forward(x, t, weight, reduction, ignore_index)[0]
     if reduction == NONE and self.ndim != 2:
         return loss.reshape(() if self.ndim == 1 else tuple(target.shape))
     return loss
@@ -140,7 +141,7 @@ def cross_entropy(self, target, weight=None, reduction=MEAN, ignore_index=-100, 
         return _cross_entropy_smoothed(
             self, target, weight, reduction, ignore_index, label_smoothing, class_dim
         )
-    return nll_loss(self.log_softmax(class_dim), target, weight, reduction, ignore_index)
+    return nll_loss(_ops._log_softmax(self, class_dim, False), target, weight, reduction, ignore_index)
 
 
 def _class_view(weight, ndim, class_dim):

@@ -2,6 +2,8 @@
 
 import yaten
 
+from .._generated import ops as _ops  # (imported while ops loads; used at call time)
+
 
 def var(self, unbiased=True):
     return yaten.var(self, None, correction=1 if unbiased else 0)
@@ -20,29 +22,29 @@ def std_dim(self, dim, unbiased=True, keepdim=False):
 
 
 def all_(self):
-    return yaten._generated.ops.all_dims(self, None, False)
+    return _ops.all_dims(self, None, False)
 
 
 def all_dim(self, dim, keepdim=False):
-    return yaten._generated.ops.all_dims(self, (dim,), keepdim)
+    return _ops.all_dims(self, (dim,), keepdim)
 
 
 def any_(self):
-    return yaten._generated.ops.any_dims(self, None, False)
+    return _ops.any_dims(self, None, False)
 
 
 def any_dim(self, dim, keepdim=False):
-    return yaten._generated.ops.any_dims(self, (dim,), keepdim)
+    return _ops.any_dims(self, (dim,), keepdim)
 
 
 def softmax(self, dim, dtype=None):
     x = self if dtype is None else self.to(dtype)
-    return yaten._softmax(x, dim, False)
+    return _ops._softmax(x, dim, False)
 
 
 def log_softmax(self, dim, dtype=None):
     x = self if dtype is None else self.to(dtype)
-    return yaten._log_softmax(x, dim, False)
+    return _ops._log_softmax(x, dim, False)
 
 
 def max_other(self, other):
