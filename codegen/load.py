@@ -353,7 +353,7 @@ def _check_formulas(d: Derivative, schema: FunctionSchema, helpers, op_names, re
             if name not in args:
                 raise SpecError(
                     f"{where}: formula for '{name}', which is not an argument of the schema "
-                    f"({', '.join(args)}); an entry's other keys are name, output_differentiability and result"
+                    f"({', '.join(args)}); an entry's other keys are name, output_differentiability, result and node"
                 )
             if str(args[name].type) not in DIFFERENTIABLE_TYPES:
                 raise SpecError(

@@ -394,13 +394,13 @@ DERIVATIVE_ERRORS = [
     pytest.param(
         "- name: mul.Tensor(Tensor self, Tensor other) -> Tensor\n  self: grad * other\n  alpha: grad\n",
         f"{D}:3: mul.Tensor: formula for 'alpha', which is not an argument of the schema (self, other); "
-        "an entry's other keys are name, output_differentiability and result",
+        "an entry's other keys are name, output_differentiability, result and node",
         id="formula-for-missing-argument",
     ),
     pytest.param(
         NAME_EXP + "  Self: grad\n",
         f"{D}:2: exp: formula for 'Self', which is not an argument of the schema (self); "
-        "an entry's other keys are name, output_differentiability and result",
+        "an entry's other keys are name, output_differentiability, result and node",
         id="misspelt-key",
     ),
     pytest.param(
@@ -420,6 +420,16 @@ DERIVATIVE_ERRORS = [
         f"{D}:3: sum.dim_IntList: formula for 'dim' of type int[1]?, which is not differentiable; "
         "only Tensor arguments get gradients",
         id="formula-for-non-differentiable",
+    ),
+    pytest.param(
+        NAME_SUM_DIM + "  self: grad\n  dim: non_differentiable\n",
+        f"{D}:1: sum.dim_IntList: 'dim: non_differentiable' names no Tensor argument of the schema",
+        id="non-differentiable-not-a-tensor",
+    ),
+    pytest.param(
+        NAME_EXP + "  node: 3\n  self: grad\n",
+        f"{D}:1: exp: 'node' must be a class name, got 3",
+        id="node-not-a-name",
     ),
     pytest.param(
         NAME_EXP + "  self: grad *\n",

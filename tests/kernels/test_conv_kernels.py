@@ -69,7 +69,7 @@ def test_unfold_and_fold_are_adjoint():
     """<unfold(x), c> == <x, fold(c)> for a strided, padded, dilated geometry: col2im is im2col's transpose."""
     g = conv._Geometry((7, 6), (3, 2), (2, 1), (1, 1), (1, 2), (4, 6))
     x = RNG.standard_normal((2, 3, 7, 6))
-    c = RNG.standard_normal((2, 3 * 6, 24))
+    c = RNG.standard_normal((3 * 6, 2 * 24))  # (C*kh*kw, N*oh*ow): the batch folded into the columns
     lhs = float((conv._unfold(x, g) * c).sum())
     rhs = float((x * conv._fold(c, g, 2, 3)).sum())
     assert abs(lhs - rhs) < 1e-9 * max(1.0, abs(lhs))
