@@ -2,14 +2,15 @@
 
 One pass computes the statistics (accumulated in float64, two-pass mean then variance, as stable as
 PyTorch's Welford) and a second writes the normalized output, in parallel over rows (layer norm) or
-channels (batch norm) on Numba's threads. Half precision is computed in float32 and cast back.
+channels (batch norm) on Numba's threads (one thread for small inputs: kernels/cpu/threads.py). Half precision is computed in float32 and cast back.
 """
 
 import math
 
-import numba
 import numpy as np
 from numba import prange
+
+from .threads import parallel_njit
 
 _F16 = np.dtype(np.float16)
 
@@ -25,7 +26,7 @@ def _vector(t, n, dtype):
     return np.ascontiguousarray(t, dtype=dtype).reshape(n)
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _layer_norm_rows(x, w, b, eps, out, mean, rstd):  # pragma: no cover (compiled)
     m, n = x.shape
     for i in prange(m):
@@ -82,7 +83,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     )
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _batch_norm_channels(x, w, b, rmean, rvar, training, eps, out, mean, var):  # pragma: no cover
     nb, c, s = x.shape
     count = nb * s
@@ -169,7 +170,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return out, mean.astype(input.dtype), invstd.astype(input.dtype)
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _layer_norm_backward_rows(g, x, mean, rstd, w, dx, g_xhat):  # pragma: no cover (compiled)
     m, n = x.shape
     for i in prange(m):
@@ -226,7 +227,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     )
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _batch_norm_backward_channels(g, x, w, mean, invstd, training, dx, dw, db):  # pragma: no cover
     nb, c, s = x.shape
     count = nb * s

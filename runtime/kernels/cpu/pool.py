@@ -1,7 +1,7 @@
 """2-d pooling over host arrays: max (with indices), average and adaptive average, and their backward.
 
-Each kernel is a parallel Numba loop over the (batch, channel) planes, so a backward pass that scatters
-into the input writes only its own plane. Inputs are (N, C, H, W) or unbatched (C, H, W). Indices are
+Each kernel is a parallel Numba loop over the (batch, channel) planes (one thread for small inputs:
+kernels/cpu/threads.py), so a backward pass that scatters into the input writes only its own plane. Inputs are (N, C, H, W) or unbatched (C, H, W). Indices are
 positions in the flattened (H, W) plane, as PyTorch's. float16 is pooled in float32. Checks and messages
 follow ATen's ``pool2d_shape_check`` and ``pooling_output_shape``.
 """
@@ -11,6 +11,7 @@ import numpy as np
 
 from .convert import F16 as _F16
 from .convert import F32 as _F32
+from .threads import parallel_njit
 
 _I64 = np.dtype(np.int64)
 _SCALAR_NAME = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int",
@@ -20,7 +21,7 @@ _SCALAR_NAME = {"float64": "Double", "float32": "Float", "float16": "Half", "int
 # --- the loops -----------------------------------------------------------------------------------------
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _max_pool(x, kh, kw, sh, sw, ph, pw, dh, dw, out, idx):  # pragma: no cover - compiled
     planes, h, w = x.shape
     _, oh, ow = out.shape
@@ -50,7 +51,7 @@ def _max_pool(x, kh, kw, sh, sw, ph, pw, dh, dw, out, idx):  # pragma: no cover 
                 idx[p, y, xo] = best_i
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _max_pool_backward(grad, idx, out):  # pragma: no cover - compiled
     planes, oh, ow = grad.shape
     w = out.shape[2]
@@ -82,7 +83,7 @@ def _avg_window(y, xo, kh, kw, sh, sw, ph, pw, h, w, count_include_pad, divisor)
     return y0, y1, x0, x1, factor
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _avg_pool(x, kh, kw, sh, sw, ph, pw, count_include_pad, divisor, out):  # pragma: no cover - compiled
     planes, h, w = x.shape
     _, oh, ow = out.shape
@@ -102,7 +103,7 @@ def _avg_pool(x, kh, kw, sh, sw, ph, pw, count_include_pad, divisor, out):  # pr
                 out[p, y, xo] = s / factor
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _avg_pool_backward(grad, kh, kw, sh, sw, ph, pw, count_include_pad, divisor, out):  # pragma: no cover
     planes, h, w = out.shape
     _, oh, ow = grad.shape
@@ -120,7 +121,7 @@ def _avg_pool_backward(grad, kh, kw, sh, sw, ph, pw, count_include_pad, divisor,
                         out[p, iy, ix] += g
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _adaptive_avg(x, out):  # pragma: no cover - compiled
     planes, h, w = x.shape
     _, oh, ow = out.shape
@@ -138,7 +139,7 @@ def _adaptive_avg(x, out):  # pragma: no cover - compiled
                 out[p, y, xo] = s / ((y1 - y0) * (x1 - x0))
 
 
-@numba.njit(parallel=True, cache=True)
+@parallel_njit
 def _adaptive_avg_backward(grad, out):  # pragma: no cover - compiled
     planes, h, w = out.shape
     _, oh, ow = grad.shape
