@@ -15,6 +15,10 @@ import os as _os
 # unless the user chose otherwise; it must be set before the OpenMP runtime starts.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from ._host_allocator import keep_freed_memory as _keep_freed_memory
+
+_keep_freed_memory()  # a training step's arrays are reused instead of page-faulting afresh
+
 from . import _dtype
 from ._device import device
 from ._dtype import (
