@@ -14,6 +14,10 @@ from .threads import parallel_njit
 
 _F16 = np.dtype(np.float16)
 
+# The statistics' sums may be reordered (so they vectorize: 4x faster on a batch norm of 64K elements)
+# and multiply-adds fused, as PyTorch's vectorized kernels do; NaN and infinity keep IEEE behaviour.
+_SUMS_IN_ANY_ORDER = {"reassoc", "contract"}
+
 
 def _compute_dtype(dtype):
     return np.dtype(np.float32) if np.dtype(dtype) == _F16 else np.dtype(dtype)
@@ -26,7 +30,7 @@ def _vector(t, n, dtype):
     return np.ascontiguousarray(t, dtype=dtype).reshape(n)
 
 
-@parallel_njit
+@parallel_njit(fastmath=_SUMS_IN_ANY_ORDER)
 def _layer_norm_rows(x, w, b, eps, out, mean, rstd):  # pragma: no cover (compiled)
     m, n = x.shape
     for i in prange(m):
@@ -83,7 +87,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     )
 
 
-@parallel_njit
+@parallel_njit(fastmath=_SUMS_IN_ANY_ORDER)
 def _batch_norm_channels(x, w, b, rmean, rvar, training, eps, out, mean, var):  # pragma: no cover
     nb, c, s = x.shape
     count = nb * s
@@ -170,7 +174,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return out, mean.astype(input.dtype), invstd.astype(input.dtype)
 
 
-@parallel_njit
+@parallel_njit(fastmath=_SUMS_IN_ANY_ORDER)
 def _layer_norm_backward_rows(g, x, mean, rstd, w, dx, g_xhat):  # pragma: no cover (compiled)
     m, n = x.shape
     for i in prange(m):
@@ -227,7 +231,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     )
 
 
-@parallel_njit
+@parallel_njit(fastmath=_SUMS_IN_ANY_ORDER)
 def _batch_norm_backward_channels(g, x, w, mean, invstd, training, dx, dw, db):  # pragma: no cover
     nb, c, s = x.shape
     count = nb * s

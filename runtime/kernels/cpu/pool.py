@@ -52,6 +52,28 @@ def _max_pool(x, kh, kw, sh, sw, ph, pw, dh, dw, out, idx):  # pragma: no cover 
 
 
 @parallel_njit
+def _max_pool_2x2(x, out, idx):  # pragma: no cover - compiled
+    """``_max_pool`` for 2x2 windows at stride 2 without padding (the usual halving), every window
+    inside the input: the same comparisons, in loops the compiler unrolls (3x faster)."""
+    planes, h, w = x.shape
+    _, oh, ow = out.shape
+    for p in numba.prange(planes):
+        for y in range(oh):
+            for xo in range(ow):
+                y0, x0 = 2 * y, 2 * xo
+                best = x[p, y0, x0]
+                best_i = y0 * w + x0
+                for iy in range(y0, y0 + 2):
+                    for ix in range(x0, x0 + 2):
+                        v = x[p, iy, ix]
+                        if v > best or v != v:  # a larger one, or a NaN (which then propagates), as ATen
+                            best = v
+                            best_i = iy * w + ix
+                out[p, y, xo] = best
+                idx[p, y, xo] = best_i
+
+
+@parallel_njit
 def _max_pool_backward(grad, idx, out):  # pragma: no cover - compiled
     planes, oh, ow = grad.shape
     w = out.shape[2]
@@ -242,7 +264,14 @@ def max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_m
     x = _planes(self)
     out = np.empty((x.shape[0], oh, ow), dtype=x.dtype)
     idx = np.empty((x.shape[0], oh, ow), dtype=_I64)
-    if out.size:
+    if (
+        out.size
+        and (kh, kw, sh, sw, ph, pw, dh, dw) == (2, 2, 2, 2, 0, 0, 1, 1)
+        and 2 * oh <= x.shape[1]
+        and 2 * ow <= x.shape[2]
+    ):
+        _max_pool_2x2(x, out, idx)
+    elif out.size:
         _max_pool(x, kh, kw, sh, sw, ph, pw, dh, dw, out, idx)
     shape = self.shape[:-2] + (oh, ow)
     return out.astype(self.dtype, copy=False).reshape(shape), idx.reshape(shape)

@@ -15,10 +15,13 @@ import numba
 PARALLEL_FROM = 1 << 19
 
 
-def parallel_njit(fn):
+def parallel_njit(fn=None, *, fastmath=False):
     """``fn`` compiled with ``parallel=True`` (and cached on disk); a call whose first argument has
-    fewer than ``PARALLEL_FROM`` elements runs with Numba's thread count set to one."""
-    kernel = numba.njit(parallel=True, cache=True)(fn)
+    fewer than ``PARALLEL_FROM`` elements runs with Numba's thread count set to one. ``fastmath`` is
+    Numba's (a set of LLVM flags). Usable bare (``@parallel_njit``) or with arguments."""
+    if fn is None:
+        return functools.partial(parallel_njit, fastmath=fastmath)
+    kernel = numba.njit(parallel=True, cache=True, fastmath=fastmath)(fn)
 
     @functools.wraps(fn)
     def call(*args):
