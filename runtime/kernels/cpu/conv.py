@@ -31,7 +31,7 @@ _C_NAME = {"float64": "double", "float32": "float", "float16": "c10::Half", "int
 # --- the unfolding loops -------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _inside(j, dw, pw, sw, w, ow):  # pragma: no cover - compiled
     """The output columns ``lo <= xo < hi`` whose input column ``xo*sw - pw + j*dw`` lies in ``[0, w)``."""
     off = j * dw - pw
@@ -44,7 +44,7 @@ def _inside(j, dw, pw, sw, w, ow):  # pragma: no cover - compiled
 # 2-core machine a parallel (prange) unfolding measured slower end to end (conv2d forward+backward,
 # N=64, 16->32 channels, 28x28: 37-53 ms against 28-32 ms serial, also with OMP_WAIT_POLICY=passive):
 # each thread pool keeps spinning for a while after its work and takes the cores the other one needs.
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):  # pragma: no cover - compiled
     n_batch, chans, h, w = x.shape
     grid = oh * ow
@@ -69,7 +69,7 @@ def _im2col(x, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, cols):  # pragma: no cove
                             cols[row, base + xo] = 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _col2im(cols, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, out):  # pragma: no cover - compiled
     n_batch, chans, h, w = out.shape
     grid = oh * ow

@@ -73,7 +73,7 @@ def _flat(a: np.ndarray) -> tuple:
     return (buf.view(np.uint16) if a.dtype == _F16 else buf), -lo, np.array(st, np.int64)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _round_to_half(x):
     """``x`` rounded to the nearest float16 value (ties to even), returned as float32."""
     ax = abs(np.float64(x))
@@ -90,7 +90,7 @@ def _round_to_half(x):
 _ASSIGN, _ADD, _ADD_HALF = 0, 1, 2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _gather_loop(out, src, src_off, src_st, idx, idx_off, idx_st, shape, dim):
     # out (C order, the index's shape) = src[.., idx[..], ..]: an odometer over the index's outer dims
     # around a plain loop over its last dim.
@@ -120,7 +120,7 @@ def _gather_loop(out, src, src_off, src_st, idx, idx_off, idx_st, shape, dim):
             k -= 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _scatter_loop(dst, dst_off, dst_st, idx, idx_off, idx_st, src, src_off, src_st, shape, dim, mode):
     # dst[.., idx[..], ..] (=, += or half-rounded +=) src[..], serially in the index's C order: an
     # odometer over the index's outer dims around a plain loop over its last dim.

@@ -75,6 +75,8 @@ def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _cast(a: np.ndarray, dtype) -> np.ndarray:
     """``a`` in ``dtype``; float32 results beyond half's range become inf without a NumPy warning."""
+    if a.dtype == dtype:
+        return a  # (the usual case: errstate alone costs a microsecond)
     with np.errstate(over="ignore"):
         return a.astype(dtype, copy=False)
 

@@ -12,7 +12,7 @@ import numpy as np
 _NONE, _MEAN = 0, 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _pick_rows(x, target, weight, ignore_index, losses):  # pragma: no cover - compiled
     """``losses[i] = -x[i, t] * weight[t]`` (0 where ignored); returns the total weight and the first
     row whose target is out of bounds (-1 if none)."""
@@ -29,7 +29,7 @@ def _pick_rows(x, target, weight, ignore_index, losses):  # pragma: no cover - c
     return total, -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _scatter_rows(target, weight, ignore_index, scale, out):  # pragma: no cover - compiled
     """``out[i, t] = -weight[t] * scale[i]`` (``scale`` of one element applies to every row); returns
     the first row whose target is out of bounds (-1 if none)."""

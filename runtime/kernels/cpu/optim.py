@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _adam(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, maximize, decoupled, decay, weight_decay,
           lerp_weight, lerp_complement, beta2, one_minus_beta2, bias_correction2_sqrt, eps, neg_step_size):  # fmt: skip  # pragma: no cover (compiled)
     small = abs(lerp_weight) < 0.5

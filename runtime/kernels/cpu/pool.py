@@ -55,7 +55,7 @@ def _max_pool(x, kh, kw, sh, sw, ph, pw, dh, dw, out, idx):  # pragma: no cover 
 def _max_pool_2x2(x, out, idx):  # pragma: no cover - compiled
     """``_max_pool`` for 2x2 windows at stride 2 without padding (the usual halving), every window
     inside the input: the same comparisons, in loops the compiler unrolls (3x faster)."""
-    planes, h, w = x.shape
+    planes, w = x.shape[0], x.shape[2]
     _, oh, ow = out.shape
     for p in numba.prange(planes):
         for y in range(oh):
@@ -84,7 +84,7 @@ def _max_pool_backward(grad, idx, out):  # pragma: no cover - compiled
                 out[p, i // w, i % w] += grad[p, y, xo]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _avg_window(y, xo, kh, kw, sh, sw, ph, pw, h, w, count_include_pad, divisor):  # pragma: no cover
     """(y0, y1, x0, x1, divide_factor) of one output position, as ATen's avg_pool2d."""
     y0 = y * sh - ph

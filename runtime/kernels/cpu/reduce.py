@@ -656,7 +656,7 @@ def _col_sums(a2, wide):
     return folded.reshape(k, cols).sum(axis=0) + a2[main:].sum(axis=0, dtype=folded.dtype)
 
 
-@numba.njit(fastmath=True, cache=True)
+@numba.njit(fastmath=True, cache=True, error_model="numpy")
 def _block_sum(b, zero):
     # One accumulator in the input dtype; fastmath lets LLVM split it into vector lanes, so a
     # 16k-element block is summed as many short partial sums and stays accurate in float32.
@@ -666,7 +666,7 @@ def _block_sum(b, zero):
     return s
 
 
-@numba.njit(parallel=True, fastmath=True, cache=True)
+@numba.njit(parallel=True, fastmath=True, cache=True, error_model="numpy")
 def _sum_rows(a2, zero, wide):
     """Row sums of a C-contiguous 2-d array; rows are split into blocks summed in parallel."""
     outer, inner = a2.shape
@@ -685,7 +685,7 @@ def _sum_rows(a2, zero, wide):
     return out
 
 
-@numba.njit(parallel=True, fastmath=True, cache=True)
+@numba.njit(parallel=True, fastmath=True, cache=True, error_model="numpy")
 def _sum_short_rows(a2, wide):
     """Row sums of a C-contiguous 2-d array with short rows, accumulated wide."""
     outer, inner = a2.shape
@@ -698,7 +698,7 @@ def _sum_short_rows(a2, wide):
     return out
 
 
-@numba.njit(parallel=True, fastmath=True, cache=True)
+@numba.njit(parallel=True, fastmath=True, cache=True, error_model="numpy")
 def _sum_cols(a2, wide, nthreads):
     """Column sums of a C-contiguous 2-d array; tasks split over column bands and row bands.
 

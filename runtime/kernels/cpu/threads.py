@@ -21,7 +21,7 @@ def parallel_njit(fn=None, *, fastmath=False):
     Numba's (a set of LLVM flags). Usable bare (``@parallel_njit``) or with arguments."""
     if fn is None:
         return functools.partial(parallel_njit, fastmath=fastmath)
-    kernel = numba.njit(parallel=True, cache=True, fastmath=fastmath)(fn)
+    kernel = numba.njit(parallel=True, cache=True, fastmath=fastmath, error_model="numpy")(fn)
 
     @functools.wraps(fn)
     def call(*args):
