@@ -27,12 +27,12 @@ _FUSED_DTYPES = (yaten.float32, yaten.float64)
 
 def _fusable(param, *tensors) -> bool:
     """Whether one fused host kernel can update ``param`` with these (state) tensors: all on the cpu,
-    contiguous and of one float dtype (None entries, absent state, are skipped)."""
-    if param.device.type != "cpu" or param.dtype not in _FUSED_DTYPES:
+    C-contiguous and of one float dtype (None entries, absent state, are skipped)."""
+    if param._device.type != "cpu" or param._dtype not in _FUSED_DTYPES:
         return False
     *arrays, step = tensors
-    return step.device.type == "cpu" and all(
-        t is None or (t.device.type == "cpu" and t.dtype == param.dtype and t.is_contiguous())
+    return step._device.type == "cpu" and all(
+        t is None or (t._device == param._device and t._dtype is param._dtype and t._data.flags.c_contiguous)
         for t in (param, *arrays)
     )
 
@@ -237,16 +237,19 @@ def adam(
     for i, param in enumerate(params):
         max_exp_avg_sq = max_exp_avg_sqs[i] if amsgrad else None
         if fusable and _fusable(param, grads[i], exp_avgs[i], exp_avg_sqs[i], max_exp_avg_sq, state_steps[i]):
-            state_steps[i] += 1
+            step_t = state_steps[i]
+            # Versions count the writes before they happen, as in an in-place op (so an inference
+            # tensor refuses here, untouched).
+            for t in (step_t, param, exp_avgs[i], exp_avg_sqs[i], max_exp_avg_sq):
+                if t is not None:
+                    t._vc[0] += 1
+            step_t._data += 1  # the 0-dim host step
             fused_kernels.adam(
                 *(_flat(t) for t in (param, grads[i], exp_avgs[i], exp_avg_sqs[i])),
                 None if max_exp_avg_sq is None else _flat(max_exp_avg_sq),
                 maximize=maximize, decoupled=decoupled_weight_decay, lr=lr, weight_decay=weight_decay,
-                beta1=beta1, beta2=beta2, eps=eps, step=state_steps[i].item(),
+                beta1=beta1, beta2=beta2, eps=eps, step=float(step_t._data),
             )  # fmt: skip
-            for t in (param, exp_avgs[i], exp_avg_sqs[i], max_exp_avg_sq):
-                if t is not None:
-                    t._vc[0] += 1
             continue
         grad = grads[i] if not maximize else -grads[i]
         exp_avg = exp_avgs[i]
