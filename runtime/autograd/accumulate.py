@@ -9,7 +9,7 @@ import importlib
 import sys
 
 from .._factories import empty_strided
-from .._layout import is_non_overlapping_and_dense
+from .._layout import contiguous_strides, is_non_overlapping_and_dense
 from .._memory_format import contiguous_format
 from .._tensor import wrap
 from .grad_mode import STATE
@@ -66,10 +66,13 @@ def _sole_owner(grad, variable) -> bool:
 def _obeys_layout_contract(grad, variable) -> bool:
     """Whether ``grad`` already has the layout the contract asks (c10's ``obeys_layout_contract``)."""
     shape, strides = variable.shape, variable.stride()
+    grad_strides = grad.stride()
+    if grad_strides == strides and strides == contiguous_strides(shape):
+        return True  # the usual case: both contiguous
     if not is_non_overlapping_and_dense(shape, strides):
         return grad.is_contiguous()
     # dims of size 1 may have any stride but 0 (a broadcast there is a view of something else)
-    return all(g != 0 if n == 1 else g == s for n, g, s in zip(shape, grad.stride(), strides))
+    return all(g != 0 if n == 1 else g == s for n, g, s in zip(shape, grad_strides, strides))
 
 
 def _contract_copy(ops, grad, variable):

@@ -65,7 +65,10 @@ def _view_strides(old_shape, old_strides, new_shape):
 
 def view(self, size):
     shape = _infer_size(size, self.numel())
-    strides = _view_strides(tuple(self.shape), self.stride(), shape)
+    if self.is_contiguous():
+        strides = contiguous_strides(shape)  # what the general rule gives a contiguous tensor, at once
+    else:
+        strides = _view_strides(tuple(self.shape), self.stride(), shape)
     if strides is None:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
@@ -91,9 +94,9 @@ def as_strided(self, size, stride, storage_offset=None):
 
 
 def transpose(self, dim0, dim1):
-    n = self.ndim
+    n = self._data.ndim
     d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
-    shape, strides = list(self.shape), list(self.stride())
+    shape, strides = list(self._data.shape), list(self.stride())
     if n:
         shape[d0], shape[d1] = shape[d1], shape[d0]
         strides[d0], strides[d1] = strides[d1], strides[d0]

@@ -19,8 +19,8 @@ def flat_bytes(arr: np.ndarray) -> np.ndarray:
 
 def strided(buf: np.ndarray, np_dtype, shape, strides, offset: int) -> np.ndarray:
     """A view of ``buf`` with element ``strides`` starting ``offset`` elements in."""
-    item = np.dtype(np_dtype).itemsize
-    return np.ndarray(shape, np_dtype, buf, offset * item, tuple(s * item for s in strides))
+    item = np_dtype.itemsize
+    return np.ndarray(shape, np_dtype, buf, offset * item, tuple([s * item for s in strides]))
 
 
 def to_host(arr: np.ndarray) -> np.ndarray:
