@@ -105,3 +105,54 @@ manual_seed_all = manual_seed
 def initial_seed() -> int:
     """The seed last given to ``manual_seed`` (0 if none was)."""
     return 0 if _SEED[0] is None else _SEED[0]
+
+
+def _pool():
+    from ..kernels.cuda.allocator import POOL
+
+    return POOL
+
+
+def memory_stats(device=None) -> dict:
+    """The caching allocator's counters under ``torch.cuda.memory_stats``' key names (current and peak
+    bytes allocated and reserved, allocations and frees); zeros without a GPU or in the simulator.
+
+    >>> import yaten
+    >>> yaten.cuda.memory_stats()["allocated_bytes.all.current"] >= 0
+    True
+    """
+    return _pool().stats()
+
+
+def memory_allocated(device=None) -> int:
+    """Bytes of device memory held by tensors now (rounded to the allocator's 512-byte blocks)."""
+    return memory_stats()["allocated_bytes.all.current"]
+
+
+def max_memory_allocated(device=None) -> int:
+    """The most ``memory_allocated`` has been since the start or ``reset_peak_memory_stats``."""
+    return memory_stats()["allocated_bytes.all.peak"]
+
+
+def memory_reserved(device=None) -> int:
+    """Bytes the caching allocator holds from the driver: in use, or cached for reuse."""
+    return memory_stats()["reserved_bytes.all.current"]
+
+
+def max_memory_reserved(device=None) -> int:
+    """The most ``memory_reserved`` has been since the start or ``reset_peak_memory_stats``."""
+    return memory_stats()["reserved_bytes.all.peak"]
+
+
+def reset_peak_memory_stats(device=None) -> None:
+    """Start the peaks over from the current values."""
+    _pool().reset_peaks()
+
+
+def empty_cache() -> None:
+    """Hand the cached (unused) blocks back to the driver; tensors keep theirs.
+
+    >>> import yaten
+    >>> yaten.cuda.empty_cache()
+    """
+    _pool().release(lambda block: None)  # dropping a block's owned pointer frees it

@@ -16,6 +16,10 @@ if SIMULATOR:
 else:
     from numba.cuda.cudadrv.devicearray import DeviceNDArray
 
+    from .allocator import install
+
+    install()  # device arrays come from yaten's caching pool (kernels/cuda/allocator.py)
+
 
 def empty(shape, np_dtype):
     return cuda.device_array(tuple(shape), np.dtype(np_dtype))
