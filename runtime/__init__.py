@@ -35,6 +35,7 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )  # fmt: skip
+from ._interop import from_dlpack
 from ._memory_format import channels_last, contiguous_format, memory_format, preserve_format
 from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
 from ._storage import UntypedStorage

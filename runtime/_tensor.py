@@ -476,6 +476,23 @@ class Tensor(TensorMethods):
             return self._host()
         return self._data
 
+    # --- zero-copy exchange (runtime/_interop.py) -----------------------------------------------
+    def __dlpack__(self, **kwargs):
+        from ._interop import dlpack
+
+        return dlpack(self, **kwargs)
+
+    def __dlpack_device__(self) -> tuple:
+        from ._interop import dlpack_device
+
+        return dlpack_device(self)
+
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        from ._interop import cuda_array_interface
+
+        return cuda_array_interface(self)
+
     def __array__(self, dtype=None, copy=None):
         # Unlike torch, a tensor that requires grad converts too (its data, shared): yaten's own tests
         # compare results with np.asarray(t). Other devices still raise numpy()'s TypeError.
