@@ -1,0 +1,95 @@
+"""The op table on the CUDA device: every op with a ``CUDA:`` kernel in spec/native_functions.yaml runs
+its op-table samples (tests/ops/op_samples.py, float32) on ``cuda`` and must give the CPU's outputs
+and, where it is differentiable, the CPU's gradients (under NUMBA_ENABLE_CUDASIM=1 without a GPU).
+Pointwise ops have their own test (test_cuda_ops.py); an op gains this coverage by gaining its key.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import yaten
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))
+from op_samples import EXPLICIT, NOT_SAMPLED, differentiable, functional_ops
+
+pytestmark = pytest.mark.skipif(not yaten.cuda.is_available(), reason="needs a GPU or NUMBA_ENABLE_CUDASIM=1")
+
+
+def _cuda_ops():
+    return [
+        fn
+        for fn in functional_ops()
+        if fn.pointwise is None
+        and fn.name not in NOT_SAMPLED
+        and any(key == "CUDA" for key, _ in fn.dispatch)
+    ]
+
+
+CASES = [
+    pytest.param(fn, sample, id=f"{fn.name}-{i}-{sample.label}")
+    for fn in _cuda_ops()
+    for i, sample in enumerate(EXPLICIT.get(fn.name, []))
+]
+
+
+def _leaf(v, device, grad):
+    if isinstance(v, np.ndarray):
+        t = yaten.from_numpy((v.astype(np.float32) if v.dtype.kind == "f" else v).copy(order="K")).to(device)
+        return t.requires_grad_() if grad and t.dtype.is_floating_point else t
+    if isinstance(v, list):
+        return [_leaf(x, device, grad) for x in v]
+    if isinstance(v, str) and v in ("float32", "float64", "int64"):
+        return getattr(yaten, v)
+    return v
+
+
+def _run(fn, sample, device, grad):
+    args = [_leaf(a, device, grad) for a in sample.args]
+    kwargs = {k: _leaf(v, device, False) for k, v in sample.kwargs.items()}
+    name = fn.schema.name.name
+    if sample.method or "function" not in fn.variants:
+        out = getattr(args[0], name)(*args[1:], **kwargs)
+    else:
+        out = getattr(yaten, name)(*args, **kwargs)
+    return out, args
+
+
+def _tensors(x):
+    if isinstance(x, yaten.Tensor):
+        return [x]
+    if isinstance(x, (tuple, list)):
+        return [t for v in x for t in _tensors(v)]
+    return []
+
+
+def _same(got, want):
+    for g, w in zip(_tensors(got), _tensors(want), strict=True):
+        assert g.device == yaten.device("cuda", 0) and g.dtype == w.dtype and g.shape == w.shape
+        if w.dtype.is_floating_point:
+            np.testing.assert_allclose(g.detach().cpu().numpy(), w.detach().numpy(), rtol=1e-4, atol=1e-5)
+        else:
+            np.testing.assert_array_equal(g.cpu().numpy(), w.numpy())
+
+
+@pytest.mark.parametrize("fn, sample", CASES)
+def test_cuda_op_matches_cpu(fn, sample):
+    grad = sample.grad and differentiable(fn.name)
+    try:
+        want, cpu_args = _run(fn, sample, "cpu", grad)
+    except (RuntimeError, NotImplementedError, TypeError, IndexError, ValueError) as e:
+        with pytest.raises(type(e)):
+            _run(fn, sample, "cuda", grad)
+        return
+    got, cuda_args = _run(fn, sample, "cuda", grad)
+    _same(got, want)
+    outputs = [(g, w) for g, w in zip(_tensors(got), _tensors(want)) if w.requires_grad]
+    if not outputs:
+        return
+    sum(w.sum() for _, w in outputs).backward()
+    sum(g.sum() for g, _ in outputs).backward()
+    for c, g in zip(_tensors(cpu_args), _tensors(cuda_args)):
+        if c.requires_grad and c.grad is not None:
+            _same(g.grad, c.grad)
