@@ -5,7 +5,8 @@ Floating products go to BLAS through ``np.matmul``/``np.dot``. Arrays BLAS can r
 other layouts (negative, zero or scattered strides) are made contiguous first, because NumPy would
 otherwise fall back to its slow non-BLAS loop. Half precision is multiplied in float32 and rounded
 back; integer products use NumPy's integer matmul and wrap on overflow like PyTorch's.
-Checks run in PyTorch's order and raise its messages.
+Checks run in PyTorch's order and raise its messages; they read only shapes and dtypes, so the
+CUDA kernels (``kernels/cuda/linalg.py``) call the same ``check_*`` functions.
 """
 
 import math
@@ -86,11 +87,12 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _cast(_product(a, b), a.dtype)
 
 
-def mm(self, mat2):
-    """Matrix product of two 2-d arrays of the same dtype.
+def check_mm(self, mat2) -> None:
+    """PyTorch's checks of ``mm(self, mat2)``, in its order, on any device's arrays.
 
-    >>> mm(np.array([[1.0, 2.0]]), np.array([[3.0], [4.0]]))
-    array([[11.]])
+    >>> check_mm(np.ones((2, 3)), np.ones((2, 3)))
+    Traceback (most recent call last):
+    RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
     """
     if self.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -108,15 +110,20 @@ def mm(self, mat2):
         )
     if self.dtype == _BOOL:
         raise _not_implemented("addmm_impl_cpu_", self.dtype)
+
+
+def mm(self, mat2):
+    """Matrix product of two 2-d arrays of the same dtype.
+
+    >>> mm(np.array([[1.0, 2.0]]), np.array([[3.0], [4.0]]))
+    array([[11.]])
+    """
+    check_mm(self, mat2)
     return _matmul(self, mat2)
 
 
-def bmm(self, mat2):
-    """Batched matrix product of two 3-d arrays: ``(b, n, k) @ (b, k, m) -> (b, n, m)``.
-
-    >>> bmm(np.ones((2, 1, 3)), np.ones((2, 3, 1))).shape
-    (2, 1, 1)
-    """
+def check_bmm(self, mat2) -> None:
+    """PyTorch's checks of ``bmm(self, mat2)``, in its order, on any device's arrays."""
     if self.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if mat2.ndim != 3:
@@ -131,6 +138,15 @@ def bmm(self, mat2):
         raise RuntimeError(f"expected scalar type {_name(self.dtype)} but found {_name(mat2.dtype)}")
     if self.dtype == _BOOL:
         raise _not_implemented("bmm", self.dtype)
+
+
+def bmm(self, mat2):
+    """Batched matrix product of two 3-d arrays: ``(b, n, k) @ (b, k, m) -> (b, n, m)``.
+
+    >>> bmm(np.ones((2, 1, 3)), np.ones((2, 3, 1))).shape
+    (2, 1, 1)
+    """
+    check_bmm(self, mat2)
     return _matmul(self, mat2)
 
 
@@ -138,29 +154,32 @@ def _shape_str(shape) -> str:
     return "[" + ", ".join(str(n) for n in shape) + "]"
 
 
-def _expand_to(a: np.ndarray, shape: tuple) -> np.ndarray:
-    """``a`` broadcast to ``shape`` (a view), with the errors of PyTorch's ``expand``."""
-    if a.ndim > len(shape):
+def _check_expand(a, shape: tuple) -> None:
+    """The errors of PyTorch's ``expand`` of ``a`` to ``shape``."""
+    have = tuple(a.shape)  # (a plain tuple: the CUDA simulator's shapes refuse negative indices)
+    if len(have) > len(shape):
         raise RuntimeError(
-            f"expand(torch.{_name(a.dtype)}Tensor{{{_shape_str(a.shape)}}}, size={_shape_str(shape)}): "
+            f"expand(torch.{_name(a.dtype)}Tensor{{{_shape_str(have)}}}, size={_shape_str(shape)}): "
             f"the number of sizes provided ({len(shape)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({a.ndim})"
+            f"dimensions in the tensor ({len(have)})"
         )
-    for i in range(1, a.ndim + 1):
-        if a.shape[-i] != 1 and a.shape[-i] != shape[-i]:
+    for i in range(1, len(have) + 1):
+        if have[-i] != 1 and have[-i] != shape[-i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({shape[-i]}) must match the existing size "
-                f"({a.shape[-i]}) at non-singleton dimension {len(shape) - i}.  "
-                f"Target sizes: {_shape_str(shape)}.  Tensor sizes: {_shape_str(a.shape)}"
+                f"({have[-i]}) at non-singleton dimension {len(shape) - i}.  "
+                f"Target sizes: {_shape_str(shape)}.  Tensor sizes: {_shape_str(have)}"
             )
-    return np.broadcast_to(a, shape)
 
 
-def _scalar(value, dtype):
+def scalar_operand(value, dtype):
     """A Python number converted to ``dtype`` as PyTorch converts alpha and beta, overflow checked.
 
     Floats truncate towards zero for integer dtypes; negative Python ints wrap into unsigned ones.
     Half arithmetic runs in float32 here, so half scalars are checked against float32's range.
+
+    >>> scalar_operand(-1, np.dtype(np.uint8)), scalar_operand(2.7, np.dtype(np.int32))
+    (array(255, dtype=uint8), array(2, dtype=int32))
     """
     if value.__class__ is int and value == 1:
         return 1  # the default, exact in every dtype (checked first: this runs on every linear layer)
@@ -188,16 +207,13 @@ def _overflow(dtype) -> RuntimeError:
     return RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[dtype]} without overflow")
 
 
-def addmm(self, mat1, mat2, beta, alpha):
-    """``beta * self + alpha * (mat1 @ mat2)``; ``self`` broadcasts to the product's shape.
+def check_addmm(self, mat1, mat2) -> tuple:
+    """PyTorch's checks of ``addmm(self, mat1, mat2)``, in its order, on any device's arrays;
+    returns the product's shape, which ``self`` broadcasts to. (``beta`` and ``alpha`` are checked
+    after these, by ``scalar_operand``.)
 
-    With ``beta == 0`` ``self`` is not read (its NaNs do not leak), and with ``alpha == 0`` the
-    product is not computed, as in BLAS and PyTorch; PyTorch's half kernel is not BLAS and multiplies
-    anyway (NaN * 0 stays NaN), so half does too.
-
-    >>> addmm(np.ones((1, 2)), np.eye(2), np.array([[1.0, 2.0], [3.0, 4.0]]), 1, 2)
-    array([[3., 5.],
-           [7., 9.]])
+    >>> check_addmm(np.ones(3), np.ones((2, 4)), np.ones((4, 3)))
+    (2, 3)
     """
     if self.dtype != mat2.dtype:
         raise RuntimeError(
@@ -216,11 +232,28 @@ def addmm(self, mat1, mat2, beta, alpha):
             f"{mat2.shape[0]}x{mat2.shape[1]})"
         )
     shape = (mat1.shape[0], mat2.shape[1])
-    bias = self if self.shape == shape or self.shape == shape[1:] else _expand_to(self, shape)
+    if self.shape != shape and self.shape != shape[1:]:
+        _check_expand(self, shape)
+    if self.dtype == _BOOL:
+        raise _not_implemented("addmm_impl_cpu_", self.dtype)
+    return shape
+
+
+def addmm(self, mat1, mat2, beta, alpha):
+    """``beta * self + alpha * (mat1 @ mat2)``; ``self`` broadcasts to the product's shape.
+
+    With ``beta == 0`` ``self`` is not read (its NaNs do not leak), and with ``alpha == 0`` the
+    product is not computed, as in BLAS and PyTorch; PyTorch's half kernel is not BLAS and multiplies
+    anyway (NaN * 0 stays NaN), so half does too.
+
+    >>> addmm(np.ones((1, 2)), np.eye(2), np.array([[1.0, 2.0], [3.0, 4.0]]), 1, 2)
+    array([[3., 5.],
+           [7., 9.]])
+    """
+    shape = check_addmm(self, mat1, mat2)
+    bias = self if self.shape == shape or self.shape == shape[1:] else np.broadcast_to(self, shape)
     dtype = self.dtype
-    if dtype == _BOOL:
-        raise _not_implemented("addmm_impl_cpu_", dtype)
-    beta, alpha = _scalar(beta, dtype), _scalar(alpha, dtype)
+    beta, alpha = scalar_operand(beta, dtype), scalar_operand(alpha, dtype)
     work = _F32 if dtype == _F16 else dtype
     if alpha == 0 and dtype != _F16:
         out = np.zeros(shape, work)
@@ -235,12 +268,8 @@ def addmm(self, mat1, mat2, beta, alpha):
     return _cast(out, dtype)
 
 
-def dot(self, tensor):
-    """Inner product of two 1-d arrays of the same dtype and length, as a 0-d array.
-
-    >>> dot(np.array([1, 2, 3]), np.array([4, 5, 6]))
-    array(32)
-    """
+def check_dot(self, tensor) -> None:
+    """PyTorch's checks of ``dot(self, tensor)``, in its order, on any device's arrays."""
     if self.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {self.ndim}D and {tensor.ndim}D tensors")
     if self.dtype != tensor.dtype:
@@ -256,15 +285,20 @@ def dot(self, tensor):
         )
     if self.dtype == _BOOL:
         raise _not_implemented("dot", self.dtype)
+
+
+def dot(self, tensor):
+    """Inner product of two 1-d arrays of the same dtype and length, as a 0-d array.
+
+    >>> dot(np.array([1, 2, 3]), np.array([4, 5, 6]))
+    array(32)
+    """
+    check_dot(self, tensor)
     return _cast(np.asarray(_product(self, tensor)), self.dtype)
 
 
-def mv(self, vec):
-    """Matrix-vector product: ``(n, k) @ (k,) -> (n,)``.
-
-    >>> mv(np.array([[1, 2], [3, 4]]), np.array([1, 1]))
-    array([3, 7])
-    """
+def check_mv(self, vec) -> None:
+    """PyTorch's checks of ``mv(self, vec)``, in its order, on any device's arrays."""
     if self.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
     if self.shape[1] != vec.shape[0]:
@@ -280,4 +314,13 @@ def mv(self, vec):
         )
     if self.dtype == _BOOL:
         raise _not_implemented("addmv_impl_cpu", self.dtype)
+
+
+def mv(self, vec):
+    """Matrix-vector product: ``(n, k) @ (k,) -> (n,)``.
+
+    >>> mv(np.array([[1, 2], [3, 4]]), np.array([1, 1]))
+    array([3, 7])
+    """
+    check_mv(self, vec)
     return _matmul(self, vec)
