@@ -671,9 +671,10 @@ for out in (dts[0], dts[2], dts[5], dts[6], dts[7], dts[8]):
     for src in dts:
         s, acc = R._dtypes(src, out)
         if s == src:
-            for mean in (False, True) if acc.kind == "f" else (False,):
-                sig = (from_dtype(s)[::1], nt.int64, nt.int64, nt.int64, from_dtype(acc), from_dtype(acc)[::1])
-                ptx(R._rows_kernel(acc, 256, mean), sig)
+            a, i = from_dtype(acc)[::1], nt.int64[::1]
+            for post in (R._keep_total, R._divide) if acc.kind == "f" else (R._keep_total,):
+                sig = (from_dtype(s)[::1], i, a, nt.int64, nt.int64, nt.int64, nt.int64, from_dtype(acc), a, i)
+                ptx(R._rows_kernel(R._SUM, acc, 256, R._keep, post, False), sig)
 print("ok")
 """
 

@@ -132,24 +132,28 @@ def sum_dim(self, dim, keepdim, dtype):
     return _as_new(_sum(self, axes, keepdim, out), out)
 
 
-def mean_dim(self, dim=None, keepdim=False, dtype=None):
-    """Mean over the dims in ``dim``; floating inputs only, or a floating ``dtype``.
-
-    >>> mean_dim(np.arange(6.0).reshape(2, 3), (0,), False, None)
-    array([1.5, 2.5, 3.5])
-    """
-    dtype = _opt_dtype(dtype)
-    if dtype is None and not _is_float(self.dtype):
+def _mean_dtype(a, dtype):
+    """mean's result dtype: floating inputs only, or a floating ``dtype`` (shared with cuda)."""
+    if dtype is None and not _is_float(a.dtype):
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {_name(self.dtype)}"
+            f"complex dtype. Got: {_name(a.dtype)}"
         )
     if dtype is not None and not _is_float(dtype):
         raise RuntimeError(
             "mean(): could not infer output dtype. Optional dtype must be either a floating point or "
             f"complex dtype. Got: {_name(dtype)}"
         )
-    out = dtype or self.dtype
+    return dtype or a.dtype
+
+
+def mean_dim(self, dim=None, keepdim=False, dtype=None):
+    """Mean over the dims in ``dim``; floating inputs only, or a floating ``dtype``.
+
+    >>> mean_dim(np.arange(6.0).reshape(2, 3), (0,), False, None)
+    array([1.5, 2.5, 3.5])
+    """
+    out = _mean_dtype(self, _opt_dtype(dtype))
     axes = _reduce_axes(dim, self.ndim)
     total = np.asarray(_sum(self, axes, keepdim, out))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -176,12 +180,17 @@ def prod_dim(self, dim=None, keepdim=False, dtype=None):
 # max / min and the arg-reductions
 
 
-def _minmax_all(a, ufunc, name):
+def _minmax_all_checks(a, name):
+    """An empty input has no max or min (shared with the cuda kernels)."""
     if a.size == 0:
         raise RuntimeError(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
+
+
+def _minmax_all(a, ufunc, name):
+    _minmax_all_checks(a, name)
     # NumPy's maximum/minimum propagate NaN, as PyTorch's max/min do.
     return _as_new(ufunc.reduce(a, axis=None), a.dtype)
 
@@ -210,18 +219,25 @@ def _arg_along(a, d, keepdim, argfn):
     return idx if keepdim else np.squeeze(idx, axis=d)
 
 
-def _minmax_dim(a, dim, keepdim, argfn, name):
+def _minmax_dim_checks(a, dim, name):
+    """The wrapped ``dim`` of max.dim / min.dim, which must not be empty (shared with cuda)."""
     d = _wrap_dim(dim, a.ndim)
+    if a.ndim and a.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return d
+
+
+def _minmax_dim(a, dim, keepdim, argfn, name):
+    d = _minmax_dim_checks(a, dim, name)
     if a.ndim == 0:
         return a.copy(), np.zeros((), _I64)
-    if a.shape[d] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     # argmax/argmin return the first extreme and treat NaN as the extreme, as PyTorch's CPU kernel.
     idx = argfn(a, axis=d, keepdims=True)
     values = np.take_along_axis(a, idx, axis=d)
     if not keepdim:
         idx, values = np.squeeze(idx, axis=d), np.squeeze(values, axis=d)
-    return np.ascontiguousarray(values), idx.astype(_I64, copy=False)
+    # ascontiguousarray alone would make a 0-d result 1-d.
+    return np.ascontiguousarray(values).reshape(values.shape), idx.astype(_I64, copy=False)
 
 
 def max_dim(self, dim, keepdim):
@@ -242,7 +258,8 @@ def min_dim(self, dim, keepdim):
     return _minmax_dim(self, dim, keepdim, np.argmin, "min")
 
 
-def _amaxmin(a, dim, keepdim, ufunc, name):
+def _amaxmin_checks(a, dim, name):
+    """The axes amax / amin reduce; none of them may be empty (shared with the cuda kernels)."""
     axes = _reduce_axes(dim, a.ndim)
     dims = _dim_list(dim)
     if a.size == 0:
@@ -254,6 +271,11 @@ def _amaxmin(a, dim, keepdim, ufunc, name):
         for d in dims:
             if a.shape[_wrap_dim(d, a.ndim)] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return axes
+
+
+def _amaxmin(a, dim, keepdim, ufunc, name):
+    axes = _amaxmin_checks(a, dim, name)
     return _as_new(ufunc.reduce(a, axis=axes, keepdims=keepdim), a.dtype)
 
 
@@ -275,19 +297,27 @@ def amin(self, dim, keepdim):
     return _amaxmin(self, dim, keepdim, np.minimum, "amin")
 
 
-def _argext(a, dim, keepdim, argfn, name):
+def _argext_checks(a, dim, name):
+    """The wrapped ``dim`` of argmax / argmin (None: the flattened input), shared with cuda."""
     if a.dtype == _BOOL:
         raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        return None
+    d = _wrap_dim(dim, a.ndim)
+    if a.ndim and a.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return d
+
+
+def _argext(a, dim, keepdim, argfn, name):
+    d = _argext_checks(a, dim, name)
+    if d is None:
         r = np.asarray(argfn(a), dtype=_I64)
         return r.reshape((1,) * a.ndim) if keepdim else r
-    d = _wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         return np.zeros((), _I64)
-    if a.shape[d] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     return _arg_along(a, d, keepdim, argfn).astype(_I64, copy=False)
 
 
@@ -313,11 +343,16 @@ def argmin(self, dim, keepdim):
 # var / std / logsumexp
 
 
-def _var(a, dim, correction, keepdim):
+def _var_checks(a, dim, correction):
+    """The axes and the correction of var / std (shared with the cuda kernels)."""
     correction = 1 if correction is None else correction  # the schema's None means Bessel's correction
     if not _is_float(a.dtype):
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    axes = _reduce_axes(dim, a.ndim)
+    return _reduce_axes(dim, a.ndim), correction
+
+
+def _var(a, dim, correction, keepdim):
+    axes, correction = _var_checks(a, dim, correction)
     n = _count(a.shape, axes)
     # Two passes in float64: stable, and at least as accurate as PyTorch's float32/half kernels.
     x = a.astype(_F64)
@@ -347,6 +382,11 @@ def std(self, dim=None, correction=None, keepdim=False):
     return _as_new(np.sqrt(_var(self, dim, correction, keepdim)), self.dtype)
 
 
+def _logsumexp_dtype(a):
+    """logsumexp's result dtype: integer inputs give float32 (shared with the cuda kernels)."""
+    return a.dtype if _is_float(a.dtype) else _F32
+
+
 def logsumexp(self, dim, keepdim):
     """``log(sum(exp(self)))`` over the dims in ``dim``, stable; integer inputs give float32.
 
@@ -354,7 +394,7 @@ def logsumexp(self, dim, keepdim):
     array(0.69314718)
     """
     axes = _reduce_axes(dim, self.ndim)
-    out = self.dtype if _is_float(self.dtype) else _F32
+    out = _logsumexp_dtype(self)
     x = self.astype(_compute_dtype(out), copy=False)
     # An infinite maximum is replaced by 0 so that inf - inf does not make NaN (PyTorch does the same).
     m = np.maximum.reduce(x, axis=axes, keepdims=True, initial=-np.inf)
@@ -369,15 +409,24 @@ def logsumexp(self, dim, keepdim):
 # all / any / norm
 
 
-def _logical(a, dim, keepdim, ufunc):
+def _logical_axes(a, dim):
+    """The axes all / any reduce (shared with the cuda kernels)."""
     dims = _dim_list(dim)
     # dim=None reduces everything; an explicit empty list reduces nothing (PyTorch's all.dims).
-    axes = tuple(range(a.ndim)) if dims is None else (_reduce_axes(dims, a.ndim) if dims else ())
+    return tuple(range(a.ndim)) if dims is None else (_reduce_axes(dims, a.ndim) if dims else ())
+
+
+def _logical_dtype(a):
+    # PyTorch keeps uint8 for uint8 input (a legacy of masks being byte tensors).
+    return _U8 if a.dtype == _U8 else _BOOL
+
+
+def _logical(a, dim, keepdim, ufunc):
+    axes = _logical_axes(a, dim)
     b = a != 0 if a.dtype != _BOOL else a
     # Reducing nothing still returns a new array, never the input itself.
     r = ufunc.reduce(b, axis=axes, keepdims=keepdim) if axes else (b.copy() if b is a else b)
-    # PyTorch keeps uint8 for uint8 input (a legacy of masks being byte tensors).
-    return _as_new(r, _U8 if a.dtype == _U8 else _BOOL)
+    return _as_new(r, _logical_dtype(a))
 
 
 def all_dims(self, dim, keepdim):
@@ -532,12 +581,17 @@ def log_softmax(self, dim, half_to_float):
     return _as_new(s.reshape(self.shape), self.dtype)
 
 
-def _backward_operands(grad_output, output, dim, input_dtype):
-    """The axis and both arrays in the compute dtype (a 0-d pair is viewed as 1-d). The gradient keeps
+def _backward_checks(grad_output, output, dim, input_dtype):
+    """The wrapped axis of a softmax backward (shared with the cuda kernels). The gradient keeps
     grad_output's dtype: ``input_dtype`` only tells a half-to-float softmax, which the cpu lacks."""
     if np.dtype(input_dtype) == _F16 and grad_output.dtype == _F32:
         raise RuntimeError("expected scalar type Float but found Half")
-    d = _wrap_dim(dim, output.ndim)
+    return _wrap_dim(dim, output.ndim)
+
+
+def _backward_operands(grad_output, output, dim, input_dtype):
+    """The axis and both arrays in the compute dtype (a 0-d pair is viewed as 1-d)."""
+    d = _backward_checks(grad_output, output, dim, input_dtype)
     ct = _compute_dtype(output.dtype)
     shape = output.shape or (1,)
     return d, grad_output.astype(ct, copy=False).reshape(shape), output.astype(ct, copy=False).reshape(shape)
