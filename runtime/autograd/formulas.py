@@ -271,13 +271,15 @@ def repeat_backward(grad, repeats, shape):
 
 
 def index_select_backward(grad, shape, dim, index):
-    d = dim % max(len(shape), 1)
+    """PyTorch's ``zeros(shape).index_add_(dim, index, grad)``, as a scatter_add of ``grad`` along
+    ``dim`` with ``index`` broadcast to grad's shape (ops every device has)."""
+    if not len(shape):
+        return grad.sum().reshape(())
+    d = dim % len(shape)
+    view = [1] * len(shape)
+    view[d] = index.numel()
     out = yaten.zeros(shape, dtype=grad.dtype, device=grad.device)
-    return (
-        out.index_put([None] * d + [index], grad if len(shape) else grad.reshape(-1), True)
-        if len(shape)
-        else grad.sum().reshape(())
-    )
+    return out.scatter_add(d, index.reshape(view).expand(grad.shape), grad)
 
 
 def gather_backward(grad, shape, dim, index):

@@ -180,6 +180,29 @@ def _scatter(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, mod
 # --- index_select, gather, scatter ---------------------------------------------------------------------
 
 
+def index_select_checks(self, dim, index) -> tuple:
+    """index_select's argument checks, on shapes and dtypes only (any device's arrays).
+
+    Returns ``(d, n)``: the wrapped dim and the bound every index value must lie below (1 for a 0-d
+    ``self``); an index outside [0, n) is the caller's ``IndexError("index out of range in self")``.
+    """
+    d = _wrap_dim(dim, self.ndim)
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index.dtype not in (_I32, _I64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if self.ndim == 0:
+        if index.size != 1:
+            raise RuntimeError(
+                f"index_select(): Index to scalar can have only 1 value, got {index.size} value(s)"
+            )
+        return d, 1
+    n = self.shape[d]
+    if n == 0 and index.size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    return d, n
+
+
 def index_select(self, dim, index):
     """The entries of ``self`` at positions ``index`` (a vector) along ``dim``.
 
@@ -187,25 +210,12 @@ def index_select(self, dim, index):
     array([[2, 0],
            [5, 3]])
     """
-    d = _wrap_dim(dim, self.ndim)
-    if index.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if index.dtype not in (_I32, _I64):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    d, n = index_select_checks(self, dim, index)
     idx = index.reshape(-1)
-    if self.ndim == 0:
-        if idx.size != 1:
-            raise RuntimeError(
-                f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)"
-            )
-        if idx[0] != 0:
-            raise IndexError("index out of range in self")
-        return self.copy()
-    n = self.shape[d]
-    if n == 0 and idx.size:
-        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if _first_out_of_bounds(idx, n) is not None:
         raise IndexError("index out of range in self")
+    if self.ndim == 0:
+        return self.copy()
     return _c(np.take(self, idx, axis=d))
 
 
@@ -214,15 +224,45 @@ def _check_scatter_gather_index(op: str, index: np.ndarray) -> None:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
 
 
+def out_of_bounds_error(bad: int, d: int, n: int) -> RuntimeError:
+    """The error of gather and the scatter family for the first index value ``bad`` outside [0, n)."""
+    return RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {n}")
+
+
 def _check_bounds(idx: np.ndarray, d: int, n: int) -> None:
     bad = _first_out_of_bounds(idx, n)
     if bad is not None:
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {n}")
+        raise out_of_bounds_error(bad, d, n)
 
 
 def _1d(a: np.ndarray) -> np.ndarray:
     # torch's ensure_nonempty_dim: a 0-d tensor acts as a 1-d tensor of size 1 here.
     return a.reshape(1) if a.ndim == 0 else a
+
+
+def shape_1d(a) -> tuple:
+    """The shape of ``_1d(a)``, for an array of any device."""
+    return tuple(a.shape) or (1,)
+
+
+def gather_checks(self, dim, index) -> int:
+    """gather's argument checks but the index bounds, on shapes and dtypes only (any device's arrays);
+    returns the wrapped dim. Bounds (``out_of_bounds_error``) are checked after, when ``index`` is
+    not empty."""
+    d = _wrap_dim(dim, self.ndim)
+    _check_scatter_gather_index("gather", index)
+    if index.size == 0:
+        return d
+    self1, idx1 = shape_1d(self), shape_1d(index)
+    if len(self1) != len(idx1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for k in range(len(self1)):
+        if k != d and idx1[k] > self1[k]:
+            raise RuntimeError(
+                f"Size does not match at dimension {k} expected index {list(index.shape)} "
+                f"to be no larger than self {list(self.shape)} apart from dimension {d}"
+            )
+    return d
 
 
 def gather(self, dim, index, sparse_grad=False):
@@ -233,19 +273,10 @@ def gather(self, dim, index, sparse_grad=False):
     array([[1, 1],
            [4, 3]])
     """
-    d = _wrap_dim(dim, self.ndim)
-    _check_scatter_gather_index("gather", index)
+    d = gather_checks(self, dim, index)
     if index.size == 0:
         return np.empty(index.shape, self.dtype)
     self1, idx1 = _1d(self), _1d(index)
-    if self1.ndim != idx1.ndim:
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    for k in range(self1.ndim):
-        if k != d and idx1.shape[k] > self1.shape[k]:
-            raise RuntimeError(
-                f"Size does not match at dimension {k} expected index {list(index.shape)} "
-                f"to be no larger than self {list(self.shape)} apart from dimension {d}"
-            )
     _check_bounds(idx1, d, self1.shape[d])
     out = np.empty(index.shape, self.dtype)
     flat_out = out.reshape(-1)
@@ -259,8 +290,10 @@ def gather(self, dim, index, sparse_grad=False):
     return out
 
 
-def _scatter_checks(self, dim, index, src):
-    """Shared argument checks of the scatter family; returns the wrapped dim."""
+def scatter_checks(self, dim, index, src):
+    """The scatter family's argument checks but the index bounds, on shapes, dtypes and strides only
+    (any device's arrays); returns the wrapped dim. Bounds (``out_of_bounds_error``) are checked
+    after, when ``index`` is not empty."""
     d = _wrap_dim(dim, self.ndim)
     _check_scatter_gather_index("scatter", index)
     if src is not None and src.dtype != self.dtype:
@@ -269,17 +302,17 @@ def _scatter_checks(self, dim, index, src):
         return d
     if _has_internal_overlap(self):
         raise RuntimeError(_OVERLAP_MSG)
-    self1, idx1 = _1d(self), _1d(index)
-    if self1.ndim != idx1.ndim:
+    self1, idx1 = shape_1d(self), shape_1d(index)
+    if len(self1) != len(idx1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    wrong = any(k != d and idx1.shape[k] > self1.shape[k] for k in range(self1.ndim))
+    wrong = any(k != d and idx1[k] > self1[k] for k in range(len(self1)))
     if src is not None:
         if not wrong:
-            src1 = _1d(src)
-            for k in range(self1.ndim):
-                if k >= src1.ndim:  # torch's src.size(k) fails here
-                    _wrap_dim(k, src1.ndim)
-                if idx1.shape[k] > src1.shape[k]:
+            src1 = shape_1d(src)
+            for k in range(len(self1)):
+                if k >= len(src1):  # torch's src.size(k) fails here
+                    _wrap_dim(k, len(src1))
+                if idx1[k] > src1[k]:
                     wrong = True
                     break
         if wrong:
@@ -293,7 +326,14 @@ def _scatter_checks(self, dim, index, src):
             f"Expected index {list(index.shape)} to be no larger than self {list(self.shape)} "
             f"apart from dimension {d}"
         )
-    _check_bounds(idx1, d, self1.shape[d])
+    return d
+
+
+def _scatter_checks(self, dim, index, src):
+    """All the scatter family's checks, bounds included; returns the wrapped dim."""
+    d = scatter_checks(self, dim, index, src)
+    if index.size:
+        _check_bounds(_1d(index), d, shape_1d(self)[d])
     return d
 
 
