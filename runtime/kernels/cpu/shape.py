@@ -53,6 +53,19 @@ def cat(tensors, dim):
     array([[1, 2],
            [3, 4]], dtype=int16)
     """
+    kept, d, shape, out_dtype = cat_plan(tensors, dim)
+    out = np.empty(shape, out_dtype)
+    start = 0
+    for t in kept:
+        n = t.shape[d]
+        out[(slice(None),) * d + (slice(start, start + n),)] = _cast(t, out_dtype)
+        start += n
+    return out
+
+
+def cat_plan(tensors, dim):
+    """``(arrays to concatenate, dim, result shape, result dtype)`` after PyTorch's checks of a ``cat``;
+    the checks read only shapes and dtypes, so the cuda kernel shares them."""
     tensors = list(tensors)
     if not tensors:
         raise ValueError("cat(): expected a non-empty list of Tensors")
@@ -65,7 +78,7 @@ def cat(tensors, dim):
     # torch's legacy rule: a 1-d empty tensor is left out whatever the others' shapes are.
     kept = [(i, t) for i, t in enumerate(tensors) if not (t.ndim == 1 and t.shape[0] == 0)]
     if not kept:
-        return np.empty((0,), out_dtype)
+        return [], 0, (0,), out_dtype
     ref = kept[0][1]
     d = _wrap_dim(dim, ref.ndim)
     for i, t in kept:
@@ -79,13 +92,7 @@ def cat(tensors, dim):
                 )
     shape = list(ref.shape)
     shape[d] = sum(t.shape[d] for _, t in kept)
-    out = np.empty(shape, out_dtype)
-    start = 0
-    for _, t in kept:
-        n = t.shape[d]
-        out[(slice(None),) * d + (slice(start, start + n),)] = _cast(t, out_dtype)
-        start += n
-    return out
+    return [t for _, t in kept], d, tuple(shape), out_dtype
 
 
 def flip(self, dims):
