@@ -159,7 +159,8 @@ def _public_functions(path: Path) -> tuple[str, ...]:
 
 
 def _kernel_index(root: Path) -> dict:
-    """(dispatch key, function name) -> dotted module under ``yaten`` that defines it."""
+    """(dispatch key, function name) -> the KernelDefs of every module under the key's folder that
+    defines it (a dispatch entry may only name a function defined once)."""
     index = {}
     for key, folder in KERNEL_DIRS.items():
         base = root / folder
@@ -171,8 +172,8 @@ def _kernel_index(root: Path) -> dict:
             module = "yaten." + ".".join(py.relative_to(root / "runtime").with_suffix("").parts)
             for name, (params, required) in _top_level_defs(py).items():
                 if not name.startswith("_"):
-                    index.setdefault(
-                        (key, name), KernelDef(module, str(py.relative_to(root)), params, required)
+                    index.setdefault((key, name), []).append(
+                        KernelDef(module, str(py.relative_to(root)), params, required)
                     )
     return index
 
@@ -216,15 +217,22 @@ def load(root: Path) -> Spec:
         seen[fn.name] = line
         functions.append(fn)
 
-    kernels = _kernel_index(root)
+    candidates = _kernel_index(root)
     for fn in functions:
         for key, kernel in fn.dispatch:
-            if (key, kernel) not in kernels:
+            defs = candidates.get((key, kernel), [])
+            if not defs:
                 raise SpecError(
                     f"{nf_rel}:{fn.line}: {fn.name}: kernel '{kernel}' for {key} is not defined in any module of "
                     f"{KERNEL_DIRS[key]}/; define 'def {kernel}(...)' there or fix the name"
                 )
-            _check_kernel_params(fn, key, kernels[(key, kernel)], nf_rel)
+            if len(defs) > 1:
+                raise SpecError(
+                    f"{nf_rel}:{fn.line}: {fn.name}: kernel '{kernel}' for {key} is defined in "
+                    f"{' and '.join(d.path for d in defs)}; rename one of them (or make it private)"
+                )
+            _check_kernel_params(fn, key, defs[0], nf_rel)
+    kernels = {k: defs[0] for k, defs in candidates.items()}
 
     scalar_fns = _public_functions(root / SCALAR_FUNCTIONS)
     cuda_scalar_fns = _public_functions(root / CUDA_SCALAR_FUNCTIONS)

@@ -677,3 +677,13 @@ def test_scalar_of(tmp_path, target, d, message):
         assert next(f for f in spec.functions if f.name == "mul.Scalar").scalar_of == "mul.Tensor"
     else:
         assert spec_error(tmp_path, nf=nf, d=d) == message
+
+
+def test_a_kernel_defined_in_two_modules_is_an_error(tmp_path):
+    """The generator would otherwise pick one silently (a copy helper named like an op's kernel)."""
+    twin = {"runtime/kernels/cpu/more.py": "def sum_all(self, dtype=None):\n    return self\n"}
+    message = spec_error(tmp_path, runtime=twin)
+    assert message.endswith(
+        "kernel 'sum_all' for CPU is defined in runtime/kernels/cpu/more.py and runtime/kernels/cpu/reduce.py; "
+        "rename one of them (or make it private)"
+    )
