@@ -258,35 +258,29 @@ def _smaller(a, ia, b, ib):
     return b, ib
 
 
-@_device
-def _first_larger(a, ia, b, ib):
-    # The first index of the maximum, the first NaN being larger than anything (PyTorch's CPU argmax).
-    if ib < 0:
-        return a, ia
-    if ia < 0:
-        return b, ib
-    if a != a:
-        if b != b and ib < ia:
+def _first_extreme(largest: bool):
+    """The combine of argmax (``largest``) or argmin: the first index of the extreme value, a NaN
+    counting as beyond anything and the first NaN winning (PyTorch's CPU argmax/argmin)."""
+
+    @_device
+    def pick(a, ia, b, ib):
+        if ib < 0:
+            return a, ia
+        if ia < 0:
+            return b, ib
+        if a != a:
+            if b != b and ib < ia:
+                return b, ib
+            return a, ia
+        beyond = b > a if largest else b < a
+        if b != b or beyond or (b == a and ib < ia):
             return b, ib
         return a, ia
-    if b != b or b > a or (b == a and ib < ia):
-        return b, ib
-    return a, ia
+
+    return pick
 
 
-@_device
-def _first_smaller(a, ia, b, ib):
-    if ib < 0:
-        return a, ia
-    if ia < 0:
-        return b, ib
-    if a != a:
-        if b != b and ib < ia:
-            return b, ib
-        return a, ia
-    if b != b or b < a or (b == a and ib < ia):
-        return b, ib
-    return a, ia
+_first_larger, _first_smaller = _first_extreme(True), _first_extreme(False)
 
 
 _SUM = _Op("sum", _add, "zero")
