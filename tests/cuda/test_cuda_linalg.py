@@ -5,13 +5,9 @@ as a Python thread, so every output here has a few dozen elements at most. Tiles
 real 16 (``TILE`` patched) put the tile edges of m, n and k inside those small inputs.
 """
 
-import os
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
+from gpu_compile import compiles_for_a_gpu
 
 import yaten
 
@@ -307,18 +303,7 @@ def test_matmul_of_cuda_tensors_stays_on_the_device():
 
 # --- the real-GPU code path: the kernels compile to PTX ------------------------------------------
 
-PTX_CHECK = """
-import sys
-from numba.cuda.cudadrv import nvvm
-if not nvvm.is_available():
-    print("NVVM not found"); sys.exit(3)
-# No driver here: tell Numba the current device is an sm_90 (an H100) so it compiles without one.
-import numba.cuda.compiler, numba.cuda.dispatcher
-class _Device:
-    compute_capability = (9, 0)
-numba.cuda.compiler.get_current_device = numba.cuda.dispatcher.get_current_device = lambda: _Device()
-import numpy as np
-from numba import cuda, from_dtype, types as nt
+GPU_KERNELS = """
 from yaten.kernels.cuda import linalg as L
 tup, i64 = nt.UniTuple(nt.int64, 3), nt.int64
 for src in ("uint8", "int8", "int16", "int32", "int64", "float32", "float64"):
@@ -330,20 +315,8 @@ for src in ("uint8", "int8", "int16", "int32", "int64", "float32", "float64"):
         cuda.compile_ptx(L._tiled_kernel(acc, src, tile).py_func, sig, cc=(9, 0))
     sig = (arr, tup, arr, tup, i64, i64, acc_t, acc_t, nt.boolean, arr, tup, arr)
     cuda.compile_ptx(L._rowdot_kernel(acc, src, 256).py_func, sig, cc=(9, 0))
-print("ok")
 """
 
 
 def test_kernels_compile_for_a_gpu():
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
-    p = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(PTX_CHECK)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    if p.returncode == 3:
-        pytest.skip("NVVM (the CUDA toolkit's compiler library) is not installed")
-    assert p.returncode == 0 and p.stdout.strip().endswith("ok"), p.stderr[-3000:]
+    compiles_for_a_gpu(GPU_KERNELS)
