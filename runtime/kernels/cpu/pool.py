@@ -380,13 +380,17 @@ def adaptive_avg_pool2d(self, output_size):
     return out.astype(self.dtype, copy=False).reshape(self.shape[:-2] + (oh, ow))
 
 
-def adaptive_avg_pool2d_backward(grad_output, self):
-    """The gradient of ``adaptive_avg_pool2d`` (its output size is ``grad_output``'s last two sizes)."""
+def _adaptive_backward_check(grad_output, self):
     if grad_output.ndim != self.ndim:
         raise RuntimeError(
             f"adaptive_avg_pool2d_backward(): Expected grad_output to have the same dims as input, but got "
             f"{grad_output.ndim} and {self.ndim}"
         )
+
+
+def adaptive_avg_pool2d_backward(grad_output, self):
+    """The gradient of ``adaptive_avg_pool2d`` (its output size is ``grad_output``'s last two sizes)."""
+    _adaptive_backward_check(grad_output, self)
     g = _planes(grad_output)
     out = np.zeros((g.shape[0],) + self.shape[-2:], dtype=g.dtype)
     if g.size:
