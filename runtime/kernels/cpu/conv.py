@@ -288,38 +288,23 @@ def _compute_dtype(dtype):
     return _F32 if dtype == _F16 else dtype
 
 
-def _prepare(input, weight, stride, padding, dilation, transposed, output_padding, groups):
-    """The 2-d geometry and the arrays in their compute dtype, (N, C, H, W) and contiguous."""
+def _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups):
+    """The checked arguments and the 2-d geometry, from shapes alone (so device arrays share it):
+    ``(geometry, output spatial sizes, (stride, padding, dilation, output_padding))``."""
     stride, padding, dilation, output_padding = _params(
         input, weight, stride, padding, dilation, transposed, output_padding, groups
     )
     spatial = list(input.shape[2:])
     kernel = list(weight.shape[2:])
     out = _output_size(spatial, kernel, stride, padding, dilation, transposed, output_padding)
-    ct = _compute_dtype(input.dtype)
-    x = _as_2d(input.astype(ct, copy=False))
-    w = _as_2d(weight.astype(ct, copy=False))
     image, grid = (out, spatial) if transposed else (spatial, out)
     g = _Geometry(_pair(image, 1), _pair(kernel, 1), _pair(stride, 1), _pair(padding, 0), _pair(dilation, 1),
                   _pair(grid, 1))  # fmt: skip
-    return x, w, g, out, (stride, padding, dilation, output_padding)
+    return g, out, (stride, padding, dilation, output_padding)
 
 
-# --- the kernels ---------------------------------------------------------------------------------------
-
-
-def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
-    """N-d convolution (1-d and 2-d), or its transpose, as ``torch.convolution``.
-
-    >>> convolution(np.ones((1, 1, 3, 3)), np.ones((1, 1, 2, 2)), None, [1], [0], [1], False, [0], 1)
-    array([[[[4., 4.],
-             [4., 4.]]]])
-    """
-    _check_dtypes(input, weight, bias)
-    x, w, g, out_spatial, (stride, padding, dilation, output_padding) = _prepare(
-        input, weight, stride, padding, dilation, transposed, output_padding, groups
-    )
-    _check_shapes(input, weight, bias, padding, dilation, transposed, groups)
+def _check_output(input, out_spatial, transposed, stride, dilation, output_padding):
+    """PyTorch's checks of a convolution's output size (after ``_check_shapes``)."""
     if transposed:
         for op, s, d in zip(output_padding, stride, dilation):
             if op >= s and op >= d:
@@ -341,6 +326,33 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
             f"Given input size per channel: ({' x '.join(map(str, input.shape[2:]))}). Calculated output size "
             f"per channel: ({' x '.join(map(str, out_spatial))}). Output size is too small"
         )
+
+
+def _prepare(input, weight, stride, padding, dilation, transposed, output_padding, groups):
+    """The 2-d geometry and the arrays in their compute dtype, (N, C, H, W) and contiguous."""
+    g, out, params = _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups)
+    ct = _compute_dtype(input.dtype)
+    x = _as_2d(input.astype(ct, copy=False))
+    w = _as_2d(weight.astype(ct, copy=False))
+    return x, w, g, out, params
+
+
+# --- the kernels ---------------------------------------------------------------------------------------
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """N-d convolution (1-d and 2-d), or its transpose, as ``torch.convolution``.
+
+    >>> convolution(np.ones((1, 1, 3, 3)), np.ones((1, 1, 2, 2)), None, [1], [0], [1], False, [0], 1)
+    array([[[[4., 4.],
+             [4., 4.]]]])
+    """
+    _check_dtypes(input, weight, bias)
+    x, w, g, out_spatial, (stride, padding, dilation, output_padding) = _prepare(
+        input, weight, stride, padding, dilation, transposed, output_padding, groups
+    )
+    _check_shapes(input, weight, bias, padding, dilation, transposed, groups)
+    _check_output(input, out_spatial, transposed, stride, dilation, output_padding)
     n = x.shape[0]
     if not transposed:
         cols = _unfold(x, g)  # (C*k, N*L)
