@@ -332,18 +332,18 @@ _K_index_put_ = {"cpu": _cpu_index_put_}
 _K_nonzero = {"cpu": _cpu_nonzero}
 _K_nll_loss_forward = {"cpu": _cpu_nll_loss_forward, "cuda": _Lazy("yaten.kernels.cuda.loss", "nll_loss_forward")}
 _K_nll_loss_backward = {"cpu": _cpu_nll_loss_backward, "cuda": _Lazy("yaten.kernels.cuda.loss", "nll_loss_backward")}
-_K_convolution = {"cpu": _cpu_convolution}
-_K_convolution_backward = {"cpu": _cpu_convolution_backward}
-_K_max_pool2d_with_indices = {"cpu": _cpu_max_pool2d_with_indices}
-_K_max_pool2d_with_indices_backward = {"cpu": _cpu_max_pool2d_with_indices_backward}
-_K_avg_pool2d = {"cpu": _cpu_avg_pool2d}
-_K_avg_pool2d_backward = {"cpu": _cpu_avg_pool2d_backward}
-_K_adaptive_avg_pool2d = {"cpu": _cpu_adaptive_avg_pool2d}
-_K__adaptive_avg_pool2d_backward = {"cpu": _cpu_adaptive_avg_pool2d_backward}
-_K_native_layer_norm = {"cpu": _cpu_native_layer_norm}
-_K_native_batch_norm = {"cpu": _cpu_native_batch_norm}
-_K_native_layer_norm_backward = {"cpu": _cpu_native_layer_norm_backward}
-_K_native_batch_norm_backward = {"cpu": _cpu_native_batch_norm_backward}
+_K_convolution = {"cpu": _cpu_convolution, "cuda": _Lazy("yaten.kernels.cuda.conv", "convolution")}
+_K_convolution_backward = {"cpu": _cpu_convolution_backward, "cuda": _Lazy("yaten.kernels.cuda.conv", "convolution_backward")}
+_K_max_pool2d_with_indices = {"cpu": _cpu_max_pool2d_with_indices, "cuda": _Lazy("yaten.kernels.cuda.pool", "max_pool2d_with_indices")}
+_K_max_pool2d_with_indices_backward = {"cpu": _cpu_max_pool2d_with_indices_backward, "cuda": _Lazy("yaten.kernels.cuda.pool", "max_pool2d_with_indices_backward")}
+_K_avg_pool2d = {"cpu": _cpu_avg_pool2d, "cuda": _Lazy("yaten.kernels.cuda.pool", "avg_pool2d")}
+_K_avg_pool2d_backward = {"cpu": _cpu_avg_pool2d_backward, "cuda": _Lazy("yaten.kernels.cuda.pool", "avg_pool2d_backward")}
+_K_adaptive_avg_pool2d = {"cpu": _cpu_adaptive_avg_pool2d, "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d")}
+_K__adaptive_avg_pool2d_backward = {"cpu": _cpu_adaptive_avg_pool2d_backward, "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d_backward")}
+_K_native_layer_norm = {"cpu": _cpu_native_layer_norm, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm")}
+_K_native_batch_norm = {"cpu": _cpu_native_batch_norm, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm")}
+_K_native_layer_norm_backward = {"cpu": _cpu_native_layer_norm_backward, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm_backward")}
+_K_native_batch_norm_backward = {"cpu": _cpu_native_batch_norm_backward, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm_backward")}
 
 
 def neg(self):
