@@ -8,6 +8,7 @@ a GPU: the simulator runs every GPU thread as a Python thread, so every input he
 
 import numpy as np
 import pytest
+from compare import assert_same, on, same_error
 from gpu_compile import compiles_for_a_gpu
 
 import yaten
@@ -18,12 +19,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::RuntimeWarning"),
 ]
 
-CUDA = yaten.device("cuda", 0)
 F = yaten.nn.functional
-
-
-def _t(a, device, dtype=None):
-    return yaten.from_numpy(np.array(a, dtype)).to(device)
 
 
 def _values(dt, shape, seed=0):
@@ -33,24 +29,12 @@ def _values(dt, shape, seed=0):
     return rng.standard_normal(shape).astype(dt)
 
 
-def _same(got, want):
-    """``got`` (on cuda) equals ``want`` (on the CPU): device, dtype, shape, values."""
-    assert got.device == CUDA
-    assert got.dtype == want.dtype and got.shape == want.shape
-    g, w = got.detach().cpu().numpy(), want.detach().numpy()
-    if w.dtype.kind == "f":
-        tol = {np.float16: 1e-2, np.float32: 1e-5}.get(w.dtype.type, 1e-12)
-        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
-    else:
-        np.testing.assert_array_equal(g, w)
-
-
 def _both(fn, dt, *shapes):
     """``fn`` of random arrays of ``shapes`` (None: no argument) on cuda and on the CPU, compared."""
     arrays = [None if s is None else _values(dt, s, seed) for seed, s in enumerate(shapes)]
-    want = fn(*[None if a is None else _t(a, "cpu") for a in arrays])
-    got = fn(*[None if a is None else _t(a, "cuda") for a in arrays])
-    _same(got, want)
+    want = fn(*[None if a is None else on(a, "cpu") for a in arrays])
+    got = fn(*[None if a is None else on(a, "cuda") for a in arrays])
+    assert_same(got, want)
 
 
 # (input, weight, bias, kwargs): stride, padding, dilation, groups and bias, kept to a few dozen outputs.
@@ -103,9 +87,9 @@ def test_half_and_integer_conv2d_match_cpu(dt):
 def test_non_contiguous_input_matches_cpu():
     x = _values(np.float64, (2, 4, 4, 2))
     w = _values(np.float64, (3, 2, 2, 2), 1)
-    want = F.conv2d(_t(x, "cpu").permute(0, 3, 1, 2), _t(w, "cpu"), stride=2)
-    got = F.conv2d(_t(x, "cuda").permute(0, 3, 1, 2), _t(w, "cuda"), stride=2)
-    _same(got, want)
+    want = F.conv2d(on(x, "cpu").permute(0, 3, 1, 2), on(w, "cpu"), stride=2)
+    got = F.conv2d(on(x, "cuda").permute(0, 3, 1, 2), on(w, "cuda"), stride=2)
+    assert_same(got, want)
 
 
 MASKS = [(True, True, True), (True, False, False), (False, True, False), (False, False, True)]
@@ -117,15 +101,15 @@ def test_convolution_backward_matches_cpu(transposed, mask):
     x = _values(np.float64, (2, 2, 3, 4))
     w = _values(np.float64, (2, 2, 2, 2) if transposed else (4, 1, 2, 2), 1)
     args = ([2, 1], [1, 0], [1, 2], transposed, [1, 0] if transposed else [0, 0], 2)
-    y = yaten.convolution(_t(x, "cpu"), _t(w, "cpu"), None, *args)
+    y = yaten.convolution(on(x, "cpu"), on(w, "cpu"), None, *args)
     g = _values(np.float64, y.shape, 2)
 
     def run(dev):
-        return yaten.convolution_backward(_t(g, dev), _t(x, dev), _t(w, dev), [y.shape[1]], *args, list(mask))
+        return yaten.convolution_backward(on(g, dev), on(x, dev), on(w, dev), [y.shape[1]], *args, list(mask))
 
     want, got = run("cpu"), run("cuda")
     for m, a, b in zip(mask, got, want, strict=True):
-        _same(a, b)
+        assert_same(a, b)
         assert (a.numel() == 0) == (not m)  # PyTorch's undefined tensor when masked off
 
 
@@ -136,25 +120,14 @@ def test_conv2d_module_cuda_forward_and_backward():
     dev.load_state_dict(cpu.state_dict())
     dev = dev.cuda()
     x = _values(np.float64, (2, 2, 4, 4))
-    xc, xd = _t(x, "cpu").requires_grad_(), _t(x, "cuda").requires_grad_()
+    xc, xd = on(x, "cpu").requires_grad_(), on(x, "cuda").requires_grad_()
     yc, yd = cpu(xc), dev(xd)
-    _same(yd, yc)
+    assert_same(yd, yc)
     (yc * yc).sum().backward()
     (yd * yd).sum().backward()
-    _same(xd.grad, xc.grad)
-    _same(dev.weight.grad, cpu.weight.grad)
-    _same(dev.bias.grad, cpu.bias.grad)
-
-
-def _same_error(fn):
-    """``fn(device)`` raises the same exception type with the same message on the CPU and on cuda."""
-    with pytest.raises(Exception) as cpu:
-        fn("cpu")
-    with pytest.raises(type(cpu.value)) as dev:
-        fn("cuda")
-    assert type(dev.value) is type(cpu.value)
-    assert str(dev.value) == str(cpu.value)
-    return cpu.value
+    assert_same(xd.grad, xc.grad)
+    assert_same(dev.weight.grad, cpu.weight.grad)
+    assert_same(dev.bias.grad, cpu.bias.grad)
 
 
 def test_errors_match_cpu():
@@ -162,24 +135,24 @@ def test_errors_match_cpu():
 
     def conv(xv, wv, bias=None, stride=(1,), padding=(0,), transposed=False, output_padding=(0,), groups=1):
         def run(dev):
-            b = None if bias is None else _t(bias, dev)
+            b = None if bias is None else on(bias, dev)
             return yaten.convolution(
-                _t(xv, dev), _t(wv, dev), b, stride, padding, [1], transposed, output_padding, groups
+                on(xv, dev), on(wv, dev), b, stride, padding, [1], transposed, output_padding, groups
             )
 
         return run
 
-    _same_error(conv(x, w.astype(np.float32)))  # dtypes differ
-    _same_error(conv(x, w, bias=np.ones(2, np.float32)))  # bias dtype
-    _same_error(conv(x, np.ones((2, 3, 2, 2))))  # channels
-    _same_error(conv(x, w, bias=np.ones(3)))  # bias size
-    _same_error(conv(x, np.ones((2, 2, 4, 4))))  # kernel larger than the input
-    _same_error(conv(x, w, stride=(0,)))
-    _same_error(conv(x, w, padding=(-1,)))
-    _same_error(conv(x, w, groups=3))
-    _same_error(conv(x, w, transposed=True, output_padding=(1,)))  # output padding >= stride and dilation
-    _same_error(conv(x[0], w))  # 3-d input for a 4-d weight
-    err = _same_error(conv(x, np.ones((2, 2, 2, 2, 2))))  # 3-d convolutions
+    same_error(conv(x, w.astype(np.float32)))  # dtypes differ
+    same_error(conv(x, w, bias=np.ones(2, np.float32)))  # bias dtype
+    same_error(conv(x, np.ones((2, 3, 2, 2))))  # channels
+    same_error(conv(x, w, bias=np.ones(3)))  # bias size
+    same_error(conv(x, np.ones((2, 2, 4, 4))))  # kernel larger than the input
+    same_error(conv(x, w, stride=(0,)))
+    same_error(conv(x, w, padding=(-1,)))
+    same_error(conv(x, w, groups=3))
+    same_error(conv(x, w, transposed=True, output_padding=(1,)))  # output padding >= stride and dilation
+    same_error(conv(x[0], w))  # 3-d input for a 4-d weight
+    err = same_error(conv(x, np.ones((2, 2, 2, 2, 2))))  # 3-d convolutions
     assert isinstance(err, (RuntimeError, NotImplementedError))
 
 

@@ -8,6 +8,7 @@ Python thread, so every input here has a few dozen elements at most.
 
 import numpy as np
 import pytest
+from compare import assert_same, both, on, same_error
 from gpu_compile import compiles_for_a_gpu
 
 import yaten
@@ -18,13 +19,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::RuntimeWarning"),
 ]
 
-CUDA = yaten.device("cuda", 0)
 DTYPES = [np.float32, np.float64, np.int64]
-
-
-def _t(a, device, dtype=None):
-    """A C-contiguous yaten tensor on ``device`` with the values of ``a``."""
-    return yaten.from_numpy(np.array(a, dtype)).to(device)
 
 
 def _values(dt, shape, seed=0):
@@ -38,36 +33,6 @@ def _index(shape, n, seed=1, dt=np.int64):
     return np.random.default_rng(seed).integers(0, n, shape).astype(dt)
 
 
-def _same(got, want):
-    """``got`` (on cuda) equals ``want`` (on the CPU): device, dtype, shape, values."""
-    assert got.device == CUDA
-    assert got.dtype == want.dtype and got.shape == want.shape
-    g, w = got.detach().cpu().numpy(), want.detach().numpy()
-    if w.dtype.kind == "f":
-        np.testing.assert_allclose(g, w, rtol=1e-6 if w.dtype != np.float16 else 1e-3)
-    else:
-        np.testing.assert_array_equal(g, w)
-
-
-def _both(fn):
-    """Runs ``fn(device)`` (returning a tensor or a tuple of them) on the CPU and on cuda; compares."""
-    want, got = fn("cpu"), fn("cuda")
-    want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
-    for g, w in zip(got, want, strict=True):
-        _same(g, w)
-
-
-def _same_error(fn):
-    """``fn(device)`` raises the same exception type with the same message on the CPU and on cuda."""
-    with pytest.raises(Exception) as cpu:
-        fn("cpu")
-    with pytest.raises(type(cpu.value)) as dev:
-        fn("cuda")
-    assert type(dev.value) is type(cpu.value)
-    assert str(dev.value) == str(cpu.value)
-    return cpu.value
-
-
 # --- gather ------------------------------------------------------------------------------------
 
 
@@ -78,7 +43,7 @@ def test_gather_matches_cpu(dt, dim):
     # Smaller than self in the other dim, and a few repeats along dim.
     shape = (2, 3) if dim == 0 else (2, 5)
     idx = _index(shape, a.shape[dim])
-    _both(lambda dev: yaten.gather(_t(a, dev), dim, _t(idx, dev)))
+    both(lambda dev: yaten.gather(on(a, dev), dim, on(idx, dev)))
 
 
 @pytest.mark.parametrize("dim", [0, -2, 2])
@@ -87,31 +52,31 @@ def test_gather_3d_noncontiguous(dim):
     idx = _index((4, 2, 2), (4, 3, 2)[dim])
 
     def run(dev):
-        s = _t(a, dev).transpose(0, 2)  # (4, 3, 2), not contiguous
-        i = _t(idx, dev).transpose(0, 2)[:, :, ::2]  # (2, 2, 2), strided
+        s = on(a, dev).transpose(0, 2)  # (4, 3, 2), not contiguous
+        i = on(idx, dev).transpose(0, 2)[:, :, ::2]  # (2, 2, 2), strided
         assert not s.is_contiguous() and not i.is_contiguous()
         return yaten.gather(s, dim, i)
 
-    _both(run)
+    both(run)
 
 
 def test_gather_int32_index_0d_and_empty():
     a = _values(np.float64, (5,))
-    _both(lambda dev: yaten.gather(_t(a, dev), 0, _t([4, 0, 4], dev, np.int32)))
-    _both(lambda dev: yaten.gather(_t(2.5, dev), 0, _t(0, dev)))  # 0-d self and index
-    _both(lambda dev: yaten.gather(_t(a, dev), 0, _t(np.zeros(0, np.int64), dev)))
+    both(lambda dev: yaten.gather(on(a, dev), 0, on([4, 0, 4], dev, np.int32)))
+    both(lambda dev: yaten.gather(on(2.5, dev), 0, on(0, dev)))  # 0-d self and index
+    both(lambda dev: yaten.gather(on(a, dev), 0, on(np.zeros(0, np.int64), dev)))
 
 
 def test_gather_errors_match_cpu():
     a = _values(np.float32, (3, 4))
     # Out of bounds: the first bad value in the index's C order is reported, whichever sign.
-    err = _same_error(lambda dev: yaten.gather(_t(a, dev), 1, _t([[0, 1], [-1, 9]], dev)))
+    err = same_error(lambda dev: yaten.gather(on(a, dev), 1, on([[0, 1], [-1, 9]], dev)))
     assert "index -1 is out of bounds for dimension 1 with size 4" in str(err)
-    _same_error(lambda dev: yaten.gather(_t(a, dev), 0, _t([[0, 3]], dev)))
-    _same_error(lambda dev: yaten.gather(_t(a, dev), 1, _t([[0.0, 1.0]], dev)))  # float index
-    _same_error(lambda dev: yaten.gather(_t(a, dev), 1, _t([0, 1], dev)))  # ranks differ
-    _same_error(lambda dev: yaten.gather(_t(a, dev), 1, _t(np.zeros((4, 1), np.int64), dev)))  # too big
-    _same_error(lambda dev: yaten.gather(_t(a, dev), 2, _t([[0]], dev)))  # dim out of range
+    same_error(lambda dev: yaten.gather(on(a, dev), 0, on([[0, 3]], dev)))
+    same_error(lambda dev: yaten.gather(on(a, dev), 1, on([[0.0, 1.0]], dev)))  # float index
+    same_error(lambda dev: yaten.gather(on(a, dev), 1, on([0, 1], dev)))  # ranks differ
+    same_error(lambda dev: yaten.gather(on(a, dev), 1, on(np.zeros((4, 1), np.int64), dev)))  # too big
+    same_error(lambda dev: yaten.gather(on(a, dev), 2, on([[0]], dev)))  # dim out of range
 
 
 # --- index_select ------------------------------------------------------------------------------
@@ -122,33 +87,33 @@ def test_gather_errors_match_cpu():
 def test_index_select_matches_cpu(dt, dim):
     a = _values(dt, (2, 3, 2))
     idx = _index((4,), a.shape[dim])
-    _both(lambda dev: yaten.index_select(_t(a, dev), dim, _t(idx, dev)))
+    both(lambda dev: yaten.index_select(on(a, dev), dim, on(idx, dev)))
 
 
 def test_index_select_strided_inputs_and_edge_shapes():
     a = _values(np.float32, (3, 4))
 
     def strided(dev):
-        s = _t(a, dev).t()  # (4, 3)
-        i = _t([2, 9, 0, 9, 3, 9], dev)[::2]  # [2, 0, 3], stride 2
+        s = on(a, dev).t()  # (4, 3)
+        i = on([2, 9, 0, 9, 3, 9], dev)[::2]  # [2, 0, 3], stride 2
         assert not s.is_contiguous() and not i.is_contiguous()
         return s.index_select(0, i)
 
-    _both(strided)
-    _both(lambda dev: _t(a, dev).index_select(1, _t(3, dev, np.int32)))  # 0-d index
-    _both(lambda dev: _t(7.0, dev).index_select(0, _t([0], dev)))  # 0-d self
-    _both(lambda dev: _t(a, dev).index_select(1, _t(np.zeros(0, np.int64), dev)))  # empty index
+    both(strided)
+    both(lambda dev: on(a, dev).index_select(1, on(3, dev, np.int32)))  # 0-d index
+    both(lambda dev: on(7.0, dev).index_select(0, on([0], dev)))  # 0-d self
+    both(lambda dev: on(a, dev).index_select(1, on(np.zeros(0, np.int64), dev)))  # empty index
 
 
 def test_index_select_errors_match_cpu():
     a = _values(np.float32, (3, 4))
-    _same_error(lambda dev: _t(a, dev).index_select(1, _t([0, 4], dev)))
-    _same_error(lambda dev: _t(a, dev).index_select(0, _t([-1], dev)))
-    _same_error(lambda dev: _t(a, dev).index_select(0, _t([[0]], dev)))  # not a vector
-    _same_error(lambda dev: _t(a, dev).index_select(0, _t([0.0], dev)))  # float index
-    _same_error(lambda dev: _t(7.0, dev).index_select(0, _t([0, 0], dev)))  # 0-d self, 2 values
-    _same_error(lambda dev: _t(7.0, dev).index_select(0, _t([1], dev)))  # 0-d self, bad value
-    _same_error(lambda dev: _t(np.zeros((0, 2)), dev).index_select(0, _t([0], dev)))
+    same_error(lambda dev: on(a, dev).index_select(1, on([0, 4], dev)))
+    same_error(lambda dev: on(a, dev).index_select(0, on([-1], dev)))
+    same_error(lambda dev: on(a, dev).index_select(0, on([[0]], dev)))  # not a vector
+    same_error(lambda dev: on(a, dev).index_select(0, on([0.0], dev)))  # float index
+    same_error(lambda dev: on(7.0, dev).index_select(0, on([0, 0], dev)))  # 0-d self, 2 values
+    same_error(lambda dev: on(7.0, dev).index_select(0, on([1], dev)))  # 0-d self, bad value
+    same_error(lambda dev: on(np.zeros((0, 2)), dev).index_select(0, on([0], dev)))
 
 
 # --- scatter_ (src and value) ------------------------------------------------------------------
@@ -161,12 +126,12 @@ def test_scatter_src_matches_cpu(dt, dim):
     idx = _index((2, 3), a.shape[dim], seed=3)  # duplicates along dim: the last one wins
 
     def run(dev):
-        s = _t(a, dev)
-        out = s.scatter_(dim, _t(idx, dev), _t(src, dev))
+        s = on(a, dev)
+        out = s.scatter_(dim, on(idx, dev), on(src, dev))
         assert out is s
         return s
 
-    _both(run)
+    both(run)
 
 
 def test_scatter_duplicates_last_write_wins():
@@ -175,9 +140,9 @@ def test_scatter_duplicates_last_write_wins():
     src = np.arange(8.0).reshape(2, 4)
 
     def run(dev):
-        return _t(np.zeros((2, 3)), dev).scatter_(1, _t(idx, dev), _t(src, dev))
+        return on(np.zeros((2, 3)), dev).scatter_(1, on(idx, dev), on(src, dev))
 
-    _both(run)
+    both(run)
     got = run("cuda").cpu().numpy()
     np.testing.assert_array_equal(got, [[0.0, 3.0, 0.0], [6.0, 0.0, 7.0]])
 
@@ -188,49 +153,49 @@ def test_scatter_into_strided_view_with_strided_index_and_src():
     src = _values(np.float64, (4, 3), seed=5)
 
     def run(dev):
-        b = _t(base, dev)
+        b = on(base, dev)
         view = b[1:, ::2]  # (3, 3) inside b
-        i = _t(idx, dev)[::2, 1:]  # (2, 3), strided
-        s = _t(src, dev).t()  # (3, 4), transposed
+        i = on(idx, dev)[::2, 1:]  # (2, 3), strided
+        s = on(src, dev).t()  # (3, 4), transposed
         assert not view.is_contiguous() and not i.is_contiguous() and not s.is_contiguous()
         view.scatter_(0, i, s)
         return b  # the writes went through the view, and only there
 
-    _both(run)
+    both(run)
 
 
 @pytest.mark.parametrize("dt", DTYPES)
 def test_scatter_value_matches_cpu(dt):
     a = _values(dt, (3, 4))
     idx = _index((2, 4), 3, seed=6)
-    _both(lambda dev: _t(a, dev).scatter_(0, _t(idx, dev), 5))
-    _both(lambda dev: _t(a, dev).t().scatter_(-1, _t(idx, dev)[:, ::2], -2))  # strided self, index
-    _both(lambda dev: _t(a, dev).scatter(1, _t(idx, dev)[:, :3], 3))  # the functional form
+    both(lambda dev: on(a, dev).scatter_(0, on(idx, dev), 5))
+    both(lambda dev: on(a, dev).t().scatter_(-1, on(idx, dev)[:, ::2], -2))  # strided self, index
+    both(lambda dev: on(a, dev).scatter(1, on(idx, dev)[:, :3], 3))  # the functional form
 
 
 def test_scatter_0d_and_empty_index():
-    _both(lambda dev: _t(1.5, dev).scatter_(0, _t(0, dev), _t(4.0, dev)))
-    _both(lambda dev: _t([1.0, 2.0], dev).scatter_(0, _t(np.zeros(0, np.int64), dev), 9.0))
+    both(lambda dev: on(1.5, dev).scatter_(0, on(0, dev), on(4.0, dev)))
+    both(lambda dev: on([1.0, 2.0], dev).scatter_(0, on(np.zeros(0, np.int64), dev), 9.0))
 
 
 def test_scatter_errors_match_cpu():
     a = np.zeros((3, 4), np.float32)
     src = np.ones((3, 4), np.float32)
-    err = _same_error(lambda dev: _t(a, dev).scatter_(0, _t([[0, 5, -7]], dev), _t(src, dev)))
+    err = same_error(lambda dev: on(a, dev).scatter_(0, on([[0, 5, -7]], dev), on(src, dev)))
     assert str(err) == "index 5 is out of bounds for dimension 0 with size 3"
-    _same_error(lambda dev: _t(a, dev).scatter_(1, _t([[-1]], dev), 2.0))
-    _same_error(lambda dev: _t(a, dev).scatter_(0, _t([[0.0]], dev), 2.0))  # float index
-    _same_error(lambda dev: _t(a, dev).scatter_(0, _t([[0]], dev), _t(src, dev, np.float64)))  # dtype
-    _same_error(lambda dev: _t(a, dev).scatter_(0, _t([0], dev), 1.0))  # ranks differ
-    _same_error(lambda dev: _t(a, dev).scatter_(0, _t(np.zeros((1, 5), np.int64), dev), 1.0))
-    _same_error(lambda dev: _t(a, dev).scatter_(0, _t(np.zeros((2, 4), np.int64), dev), _t(src[:1], dev)))
-    _same_error(lambda dev: _t([0.0], dev).expand(3).scatter_(0, _t([0], dev), 1.0))  # overlap
+    same_error(lambda dev: on(a, dev).scatter_(1, on([[-1]], dev), 2.0))
+    same_error(lambda dev: on(a, dev).scatter_(0, on([[0.0]], dev), 2.0))  # float index
+    same_error(lambda dev: on(a, dev).scatter_(0, on([[0]], dev), on(src, dev, np.float64)))  # dtype
+    same_error(lambda dev: on(a, dev).scatter_(0, on([0], dev), 1.0))  # ranks differ
+    same_error(lambda dev: on(a, dev).scatter_(0, on(np.zeros((1, 5), np.int64), dev), 1.0))
+    same_error(lambda dev: on(a, dev).scatter_(0, on(np.zeros((2, 4), np.int64), dev), on(src[:1], dev)))
+    same_error(lambda dev: on([0.0], dev).expand(3).scatter_(0, on([0], dev), 1.0))  # overlap
 
 
 def test_scatter_writes_nothing_when_an_index_is_out_of_bounds():
-    s = _t(np.zeros((2, 3)), "cuda")
+    s = on(np.zeros((2, 3)), "cuda")
     with pytest.raises(RuntimeError, match="index 2 is out of bounds"):
-        s.scatter_(0, _t([[0, 1, 1], [1, 2, 0]], "cuda"), 1.0)
+        s.scatter_(0, on([[0, 1, 1], [1, 2, 0]], "cuda"), 1.0)
     np.testing.assert_array_equal(s.cpu().numpy(), np.zeros((2, 3)))
 
 
@@ -244,11 +209,11 @@ def test_scatter_add_matches_cpu(dt, dim):
     idx = _index((3, 4) if dim == 0 else (2, 5), a.shape[dim], seed=8)  # many duplicates
 
     def run(dev):
-        s = _t(a, dev)
-        assert s.scatter_add_(dim, _t(idx, dev), _t(src, dev)) is s
+        s = on(a, dev)
+        assert s.scatter_add_(dim, on(idx, dev), on(src, dev)) is s
         return s
 
-    _both(run)
+    both(run)
 
 
 @pytest.mark.parametrize("dt", [np.float16, np.int8, np.uint8, np.int16, np.int32, np.bool_])
@@ -259,7 +224,7 @@ def test_scatter_add_other_dtypes(dt):
     if dt == np.int8:
         a[0, 0], src[:, 0] = 120, 100  # wraps, as on the CPU
     idx = np.array([[0, 0, 1], [0, 1, 1]])
-    _both(lambda dev: _t(a, dev).scatter_add_(0, _t(idx, dev), _t(src, dev)))
+    both(lambda dev: on(a, dev).scatter_add_(0, on(idx, dev), on(src, dev)))
 
 
 def test_scatter_add_strided_view_and_functional_form():
@@ -268,28 +233,28 @@ def test_scatter_add_strided_view_and_functional_form():
     src = _values(np.float32, (6, 3), seed=11)
 
     def run(dev):
-        b = _t(base, dev)
-        b[:, 1::2].scatter_add_(1, _t(idx, dev)[:, ::2], _t(src, dev).t())
+        b = on(base, dev)
+        b[:, 1::2].scatter_add_(1, on(idx, dev)[:, ::2], on(src, dev).t())
         return b
 
-    _both(run)
-    _both(lambda dev: yaten.scatter_add(_t(base, dev), 0, _t(idx, dev) % 3, _t(src, dev).t()))
+    both(run)
+    both(lambda dev: yaten.scatter_add(on(base, dev), 0, on(idx, dev) % 3, on(src, dev).t()))
 
 
 def test_scatter_add_errors_match_cpu():
     a, src = np.zeros((2, 3)), np.ones((2, 3))
-    _same_error(lambda dev: _t(a, dev).scatter_add_(1, _t([[0, 3]], dev), _t(src, dev)))
-    _same_error(lambda dev: _t(a, dev).scatter_add_(1, _t([[0, 1]], dev), _t(src, dev, np.float32)))
-    _same_error(lambda dev: _t(a, dev).scatter_add_(1, _t([[0, 1]], dev, np.int16), _t(src, dev)))
+    same_error(lambda dev: on(a, dev).scatter_add_(1, on([[0, 3]], dev), on(src, dev)))
+    same_error(lambda dev: on(a, dev).scatter_add_(1, on([[0, 1]], dev), on(src, dev, np.float32)))
+    same_error(lambda dev: on(a, dev).scatter_add_(1, on([[0, 1]], dev, np.int16), on(src, dev)))
 
 
 # --- autograd through gather / scatter on the device --------------------------------------------
 
 
 def _grads(fn, x, dev):
-    t = _t(x, dev).requires_grad_()
+    t = on(x, dev).requires_grad_()
     out = fn(t)
-    out.backward(_t(np.arange(1.0, out.numel() + 1).reshape(out.shape), dev, np.float32))
+    out.backward(on(np.arange(1.0, out.numel() + 1).reshape(out.shape), dev, np.float32))
     return out, t.grad
 
 
@@ -307,7 +272,7 @@ def test_gradient_matches_cpu(fn):
     x = np.array([[1.0, 3.0, 3.0], [2.0, -1.0, 0.5]], np.float32)  # ties: the first index wins
     want, got = _grads(fn, x, "cpu"), _grads(fn, x, "cuda")
     for g, w in zip(got, want, strict=True):
-        _same(g, w)
+        assert_same(g, w)
 
 
 def test_index_select_gradient_matches_cpu():
@@ -316,7 +281,7 @@ def test_index_select_gradient_matches_cpu():
     fn = lambda x: x.index_select(1, yaten.tensor([2, 0, 2], device=x.device))
     want, got = _grads(fn, x, "cpu"), _grads(fn, x, "cuda")
     for g, w in zip(got, want, strict=True):
-        _same(g, w)
+        assert_same(g, w)
 
 
 # --- the real-GPU code path ----------------------------------------------

@@ -8,6 +8,7 @@ machines without a GPU: the simulator runs every GPU thread as a Python thread, 
 
 import numpy as np
 import pytest
+from compare import CUDA, assert_same, both, on, same_error
 
 import yaten
 
@@ -17,14 +18,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::RuntimeWarning"),
 ]
 
-CUDA = yaten.device("cuda", 0)
 DTYPES = [np.float32, np.float64]
 SHAPE = (3, 2, 4)
-
-
-def _t(a, device, dtype=None):
-    """A C-contiguous yaten tensor on ``device`` with the values of ``a``."""
-    return yaten.from_numpy(np.array(a, dtype)).to(device)
 
 
 def _values(dt, shape, seed=0):
@@ -32,34 +27,7 @@ def _values(dt, shape, seed=0):
 
 
 def _opt(a, device, dt):
-    return None if a is None else _t(a, device, dt)
-
-
-def _same(got, want, cuda=True):
-    """``got`` (on cuda) equals ``want`` (on the CPU): device, dtype, shape, values (NaN where NaN)."""
-    if cuda:
-        assert got.device == CUDA
-    assert got.dtype == want.dtype and tuple(got.shape) == tuple(want.shape)
-    g, w = got.detach().cpu().numpy(), want.detach().cpu().numpy()
-    rtol = 1e-5 if w.dtype == np.float32 else 1e-10
-    np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
-
-
-def _both(fn):
-    """Runs ``fn(device)`` (returning a tuple of tensors) on the CPU and on cuda; compares them."""
-    want, got = fn("cpu"), fn("cuda")
-    for g, w in zip(got, want, strict=True):
-        _same(g, w)
-
-
-def _same_error(fn):
-    """``fn(device)`` raises the same exception type with the same message on the CPU and on cuda."""
-    with pytest.raises(Exception) as cpu:
-        fn("cpu")
-    with pytest.raises(type(cpu.value)) as dev:
-        fn("cuda")
-    assert type(dev.value) is type(cpu.value)
-    assert str(dev.value) == str(cpu.value)
+    return None if a is None else on(a, device, dt)
 
 
 # --- native_batch_norm ---------------------------------------------------------------------------
@@ -76,15 +44,15 @@ def test_batch_norm_matches_cpu(dt, training, affine, momentum):
     stats = {}
 
     def run(device):
-        rmt, rvt = _t(rm, device), _t(rv, device)
-        out = yaten.native_batch_norm(_t(x, device), _opt(w, device, dt), _opt(b, device, dt), rmt, rvt,
+        rmt, rvt = on(rm, device), on(rv, device)
+        out = yaten.native_batch_norm(on(x, device), _opt(w, device, dt), _opt(b, device, dt), rmt, rvt,
                                       training, momentum, 1e-3)  # fmt: skip
         stats[device] = (rmt, rvt)
         return out
 
-    _both(run)
+    both(run)
     for g, w_ in zip(stats["cuda"], stats["cpu"]):
-        _same(g, w_)
+        assert_same(g, w_)
     if training:  # the running statistics moved
         assert not np.allclose(stats["cuda"][0].cpu().numpy(), rm)
 
@@ -92,7 +60,7 @@ def test_batch_norm_matches_cpu(dt, training, affine, momentum):
 @pytest.mark.parametrize("dt", DTYPES)
 def test_batch_norm_training_without_running_stats(dt):
     x = _values(dt, (4, 3))
-    _both(lambda d: yaten.native_batch_norm(_t(x, d), None, None, None, None, True, 0.1, 1e-5))
+    both(lambda d: yaten.native_batch_norm(on(x, d), None, None, None, None, True, 0.1, 1e-5))
 
 
 def test_batch_norm_updates_strided_running_stats_in_place():
@@ -100,15 +68,15 @@ def test_batch_norm_updates_strided_running_stats_in_place():
     stats = {}
 
     def run(device):
-        base_m, base_v = _t(np.zeros(4, np.float32), device), _t(np.ones(4, np.float32), device)
+        base_m, base_v = on(np.zeros(4, np.float32), device), on(np.ones(4, np.float32), device)
         rm, rv = base_m[::2], base_v[1::2]  # strided views: the update must land in the base
-        out = yaten.native_batch_norm(_t(x, device), None, None, rm, rv, True, 0.2, 1e-5)
+        out = yaten.native_batch_norm(on(x, device), None, None, rm, rv, True, 0.2, 1e-5)
         stats[device] = (base_m, base_v)
         return out
 
-    _both(run)
+    both(run)
     for g, w in zip(stats["cuda"], stats["cpu"]):
-        _same(g, w)
+        assert_same(g, w)
 
 
 def test_batch_norm_half_input_and_float_stats():
@@ -116,8 +84,8 @@ def test_batch_norm_half_input_and_float_stats():
     stats = {}
 
     def run(device):
-        rm, rv = _t(np.zeros(2, np.float32), device), _t(np.ones(2, np.float32), device)
-        out = yaten.native_batch_norm(_t(x, device), None, None, rm, rv, True, 0.1, 1e-5)
+        rm, rv = on(np.zeros(2, np.float32), device), on(np.ones(2, np.float32), device)
+        out = yaten.native_batch_norm(on(x, device), None, None, rm, rv, True, 0.1, 1e-5)
         stats[device] = (rm, rv)
         return out
 
@@ -128,27 +96,27 @@ def test_batch_norm_half_input_and_float_stats():
             g.cpu().numpy().astype(np.float64), w.numpy().astype(np.float64), rtol=2e-3
         )
     for g, w in zip(stats["cuda"], stats["cpu"]):
-        _same(g, w)
+        assert_same(g, w)
 
 
 def test_batch_norm_eval_saves_empty_stats_and_empty_batch_gives_nan():
     x = _values(np.float32, SHAPE)
     _, mean, invstd = yaten.native_batch_norm(
-        _t(x, "cuda"), None, None, _t(np.zeros(2), "cuda"), _t(np.ones(2), "cuda"), False, 0.1, 1e-5
+        on(x, "cuda"), None, None, on(np.zeros(2), "cuda"), on(np.ones(2), "cuda"), False, 0.1, 1e-5
     )
     assert tuple(mean.shape) == tuple(invstd.shape) == (0,) and mean.dtype == yaten.float32
     stats = {}
 
     def run(device):
-        rm, rv = _t(np.zeros(2), device), _t(np.ones(2), device)
-        out = yaten.native_batch_norm(_t(np.zeros((0, 2, 3)), device), None, None, rm, rv, True, 0.1, 1e-5)
+        rm, rv = on(np.zeros(2), device), on(np.ones(2), device)
+        out = yaten.native_batch_norm(on(np.zeros((0, 2, 3)), device), None, None, rm, rv, True, 0.1, 1e-5)
         stats[device] = (rm, rv)
         return out
 
     _, mean, invstd = run("cuda")
     assert np.isnan(mean.cpu().numpy()).all() and np.isnan(invstd.cpu().numpy()).all()
     assert np.isnan(stats["cuda"][0].cpu().numpy()).all()
-    _both(run)
+    both(run)
 
 
 @pytest.mark.parametrize("missing", ["running_mean", "running_var"])
@@ -156,11 +124,11 @@ def test_batch_norm_eval_errors_match_cpu(missing):
     x = _values(np.float32, SHAPE)
 
     def run(device):
-        rm = None if missing == "running_mean" else _t(np.zeros(2), device)
-        rv = None if missing == "running_var" else _t(np.ones(2), device)
-        return yaten.native_batch_norm(_t(x, device), None, None, rm, rv, False, 0.1, 1e-5)
+        rm = None if missing == "running_mean" else on(np.zeros(2), device)
+        rv = None if missing == "running_var" else on(np.ones(2), device)
+        return yaten.native_batch_norm(on(x, device), None, None, rm, rv, False, 0.1, 1e-5)
 
-    _same_error(run)
+    same_error(run)
 
 
 # --- native_batch_norm_backward ------------------------------------------------------------------
@@ -175,13 +143,13 @@ def test_batch_norm_backward_matches_cpu(dt, training, affine):
     rm, rv = _values(dt, 2, 3), np.abs(_values(dt, 2, 4)) + 0.5
 
     def run(device):
-        xt = _t(x, device)
-        _, mean, invstd = yaten.native_batch_norm(xt, _opt(w, device, dt), None, _t(rm, device), _t(rv, device),
+        xt = on(x, device)
+        _, mean, invstd = yaten.native_batch_norm(xt, _opt(w, device, dt), None, on(rm, device), on(rv, device),
                                                   training, 0.1, 1e-3)  # fmt: skip
-        return yaten.native_batch_norm_backward(_t(g, device), xt, _opt(w, device, dt), _t(rm, device),
-                                                _t(rv, device), mean, invstd, training, 1e-3, [True, True, True])  # fmt: skip
+        return yaten.native_batch_norm_backward(on(g, device), xt, _opt(w, device, dt), on(rm, device),
+                                                on(rv, device), mean, invstd, training, 1e-3, [True, True, True])  # fmt: skip
 
-    _both(run)
+    both(run)
 
 
 @pytest.mark.parametrize("mask", [[False, True, True], [True, False, False], [True, True, False]])
@@ -189,16 +157,16 @@ def test_batch_norm_backward_output_mask(mask):
     x, g, w = _values(np.float64, SHAPE), _values(np.float64, SHAPE, 5), _values(np.float64, 2, 1)
 
     def run(device):
-        xt = _t(x, device)
-        _, mean, invstd = yaten.native_batch_norm(xt, _t(w, device), None, None, None, True, 0.1, 1e-5)
-        return yaten.native_batch_norm_backward(_t(g, device), xt, _t(w, device), None, None, mean, invstd, True,
+        xt = on(x, device)
+        _, mean, invstd = yaten.native_batch_norm(xt, on(w, device), None, None, None, True, 0.1, 1e-5)
+        return yaten.native_batch_norm_backward(on(g, device), xt, on(w, device), None, None, mean, invstd, True,
                                                 1e-5, mask)  # fmt: skip
 
     want, got = run("cpu"), run("cuda")
     for keep, gt, wt in zip(mask, got, want):
         assert gt.shape == wt.shape and gt.dtype == wt.dtype and gt.device == CUDA
         if keep:
-            _same(gt, wt)
+            assert_same(gt, wt)
 
 
 # --- native_layer_norm and its backward ----------------------------------------------------------
@@ -213,14 +181,14 @@ def test_layer_norm_and_backward_match_cpu(dt, normalized_shape, affine):
     b = _values(dt, normalized_shape, 2) if affine == "both" else None
 
     def run(device):
-        xt = _t(x, device)
+        xt = on(x, device)
         wt, bt = _opt(w, device, dt), _opt(b, device, dt)
         out = yaten.native_layer_norm(xt, normalized_shape, wt, bt, 1e-5)
-        grads = yaten.native_layer_norm_backward(_t(g, device), xt, normalized_shape, out[1], out[2], wt, bt,
+        grads = yaten.native_layer_norm_backward(on(g, device), xt, normalized_shape, out[1], out[2], wt, bt,
                                                  [True, True, True])  # fmt: skip
         return (*out, *grads)
 
-    _both(run)
+    both(run)
 
 
 @pytest.mark.parametrize("mask", [[True, False, False], [False, True, False], [True, False, True]])
@@ -228,22 +196,22 @@ def test_layer_norm_backward_output_mask(mask):
     x, g, w = _values(np.float64, SHAPE), _values(np.float64, SHAPE, 5), _values(np.float64, 4, 1)
 
     def run(device):
-        xt, wt = _t(x, device), _t(w, device)
+        xt, wt = on(x, device), on(w, device)
         _, mean, rstd = yaten.native_layer_norm(xt, [4], wt, None, 1e-5)
-        return yaten.native_layer_norm_backward(_t(g, device), xt, [4], mean, rstd, wt, None, mask)
+        return yaten.native_layer_norm_backward(on(g, device), xt, [4], mean, rstd, wt, None, mask)
 
     want, got = run("cpu"), run("cuda")
     for keep, gt, wt in zip(mask, got, want):
         assert gt.shape == wt.shape and gt.dtype == wt.dtype and gt.device == CUDA
         if keep:
-            _same(gt, wt)
+            assert_same(gt, wt)
 
 
 def test_layer_norm_strided_input_and_empty_rows():
     x = _values(np.float32, (4, 3))
-    _both(lambda d: yaten.native_layer_norm(_t(x, d).t(), [4], None, None, 1e-5))
+    both(lambda d: yaten.native_layer_norm(on(x, d).t(), [4], None, None, 1e-5))
     # Rows of no elements: NaN statistics, as the CPU's.
-    _both(lambda d: yaten.native_layer_norm(_t(np.zeros((2, 0)), d), [0], None, None, 1e-5))
+    both(lambda d: yaten.native_layer_norm(on(np.zeros((2, 0)), d), [0], None, None, 1e-5))
 
 
 # --- the nn modules end to end -------------------------------------------------------------------
@@ -252,9 +220,9 @@ def test_layer_norm_strided_input_and_empty_rows():
 def _module_run(make, x, device):
     yaten.manual_seed(0)
     m = make().to(device)
-    xt = _t(x, device).requires_grad_()
+    xt = on(x, device).requires_grad_()
     y = m(xt)
-    (y * _t(np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape)), device, x.dtype)).sum().backward()
+    (y * on(np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape)), device, x.dtype)).sum().backward()
     return m, y, xt
 
 
@@ -271,13 +239,13 @@ def test_modules_forward_backward_match_cpu(make, shape):
     x = _values(np.float32, shape)
     mc, yc, xc = _module_run(make, x, "cpu")
     md, yd, xd = _module_run(make, x, "cuda")
-    _same(yd, yc)
-    _same(xd.grad, xc.grad)
+    assert_same(yd, yc)
+    assert_same(xd.grad, xc.grad)
     for pd, pc in zip(md.parameters(), mc.parameters(), strict=True):
-        _same(pd.grad, pc.grad)
+        assert_same(pd.grad, pc.grad)
     for bd, bc in zip(md.buffers(), mc.buffers(), strict=True):
         if bc.dtype.is_floating_point:
-            _same(bd, bc)
+            assert_same(bd, bc)
     # Eval mode normalizes with the running statistics.
     md.eval(), mc.eval()
-    _same(md(_t(x, "cuda")), mc(_t(x, "cpu")))
+    assert_same(md(on(x, "cuda")), mc(on(x, "cpu")))

@@ -9,6 +9,7 @@ simulator runs every GPU thread as a Python thread, so every input here has a fe
 
 import numpy as np
 import pytest
+from compare import both, on, same_error
 from gpu_compile import compiles_for_a_gpu
 
 import yaten
@@ -20,7 +21,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::RuntimeWarning"),
 ]
 
-CUDA = yaten.device("cuda", 0)
 FLOATS = [np.float32, np.float64]
 SHAPE = (1, 2, 5, 6)
 
@@ -43,46 +43,11 @@ AVG_GEOMETRIES = [
 ]
 
 
-def _t(a, device, dtype=None):
-    """A C-contiguous yaten tensor on ``device`` with the values of ``a``."""
-    return yaten.from_numpy(np.array(a, dtype)).to(device)
-
-
 def _values(dt, shape=SHAPE, seed=0):
     rng = np.random.default_rng(seed)
     if np.dtype(dt).kind in "iu":
         return rng.integers(-9, 10, shape).astype(dt)
     return rng.standard_normal(shape).astype(dt)
-
-
-def _same(got, want):
-    """``got`` (on cuda) equals ``want`` (on the CPU): device, dtype, shape, values (NaN where NaN)."""
-    assert got.device == CUDA
-    assert got.dtype == want.dtype and got.shape == want.shape
-    g, w = got.detach().cpu().numpy(), want.detach().numpy()
-    if w.dtype.kind == "f":
-        np.testing.assert_allclose(g, w, rtol=1e-6 if w.dtype != np.float16 else 1e-3)
-    else:
-        np.testing.assert_array_equal(g, w)
-
-
-def _both(fn):
-    """Runs ``fn(device)`` (returning a tensor or a tuple of them) on the CPU and on cuda; compares."""
-    want, got = fn("cpu"), fn("cuda")
-    want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
-    for g, w in zip(got, want, strict=True):
-        _same(g, w)
-
-
-def _same_error(fn):
-    """``fn(device)`` raises the same exception type with the same message on the CPU and on cuda."""
-    with pytest.raises(Exception) as cpu:
-        fn("cpu")
-    with pytest.raises(type(cpu.value)) as dev:
-        fn("cuda")
-    assert type(dev.value) is type(cpu.value)
-    assert str(dev.value) == str(cpu.value)
-    return cpu.value
 
 
 # --- max pooling -------------------------------------------------------------------------------
@@ -92,13 +57,13 @@ def _same_error(fn):
 @pytest.mark.parametrize("geometry", MAX_GEOMETRIES, ids=str)
 def test_max_pool_matches_cpu(dt, geometry):
     a = _values(dt)
-    _both(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), *geometry))
+    both(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), *geometry))
 
 
 @pytest.mark.parametrize("dt", [np.float16, np.int64])
 def test_max_pool_half_and_int(dt):
     a = _values(dt, (2, 4, 4))  # unbatched (C, H, W)
-    _both(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [3], [1], [1], [1], False))
+    both(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [3], [1], [1], [1], False))
 
 
 def test_max_pool_nan_propagates_with_the_cpus_index():
@@ -106,15 +71,15 @@ def test_max_pool_nan_propagates_with_the_cpus_index():
     a[0, 0, 0, 1] = a[0, 0, 1, 0] = np.nan  # two NaNs in one window: the index rule matters
     a[0, 0, 3, 4] = np.nan
     for geometry in (([2], [], [0], [1], False), ([3], [1], [1], [1], True)):
-        _both(lambda dev, g=geometry: yaten.max_pool2d_with_indices(_t(a, dev), *g))
-    values, _ = yaten.max_pool2d_with_indices(_t(a, "cuda"), [2], [], [0], [1], False)
+        both(lambda dev, g=geometry: yaten.max_pool2d_with_indices(on(a, dev), *g))
+    values, _ = yaten.max_pool2d_with_indices(on(a, "cuda"), [2], [], [0], [1], False)
     assert np.isnan(values.cpu().numpy()[0, 0, 0, 0])
 
 
 def test_max_pool_ties_keep_the_first_index():
     a = np.zeros((1, 1, 4, 4), np.float64)
-    _both(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [3], [1], [1], [1], False))
-    idx = yaten.max_pool2d_with_indices(_t(a, "cuda"), [2], [], [0], [1], False)[1]
+    both(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [3], [1], [1], [1], False))
+    idx = yaten.max_pool2d_with_indices(on(a, "cuda"), [2], [], [0], [1], False)[1]
     np.testing.assert_array_equal(idx.cpu().numpy(), [[[[0, 2], [8, 10]]]])
 
 
@@ -122,11 +87,11 @@ def test_max_pool_noncontiguous_input():
     a = _values(np.float32, (1, 2, 6, 5))
 
     def run(dev):
-        x = _t(a, dev).transpose(2, 3)  # (1, 2, 5, 6), not contiguous
+        x = on(a, dev).transpose(2, 3)  # (1, 2, 5, 6), not contiguous
         assert not x.is_contiguous()
         return yaten.max_pool2d_with_indices(x, [2], [], [0], [1], False)
 
-    _both(run)
+    both(run)
 
 
 @pytest.mark.parametrize("dt", FLOATS)
@@ -137,14 +102,14 @@ def test_max_pool_gradients_match_cpu(dt, geometry):
 
     def run(dev):
         nonlocal w
-        x = _t(a, dev).requires_grad_()
+        x = on(a, dev).requires_grad_()
         y = F.max_pool2d(x, k, s or None, p, d, ceil)
         if w is None:
             w = _values(dt, tuple(y.shape), seed=3)
-        (y * _t(w, dev)).sum().backward()
+        (y * on(w, dev)).sum().backward()
         return y, x.grad
 
-    _both(run)
+    both(run)
 
 
 def test_max_pool_backward_overlapping_windows_sum():
@@ -152,24 +117,24 @@ def test_max_pool_backward_overlapping_windows_sum():
     g = _values(np.float64, (1, 1, 4, 4), seed=5)
 
     def run(dev):
-        x = _t(a, dev)
+        x = on(a, dev)
         _, idx = yaten.max_pool2d_with_indices(x, [3], [1], [1], [1], False)
-        return yaten.max_pool2d_with_indices_backward(_t(g, dev), x, [3], [1], [1], [1], False, idx)
+        return yaten.max_pool2d_with_indices_backward(on(g, dev), x, [3], [1], [1], [1], False, idx)
 
-    _both(run)
+    both(run)
 
 
 def test_max_pool_errors_match_cpu():
     a = _values(np.float32)
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a > 0, dev), [2], [], [0], [1], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [2, 2, 2], [], [0], [1], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [2], [0], [0], [1], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [2], [], [2], [1], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [0], [], [0], [1], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [2], [], [0], [0], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a, dev), [7], [], [0], [1], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a[0, 0], dev), [2], [], [0], [1], False))
-    _same_error(lambda dev: yaten.max_pool2d_with_indices(_t(a[:, :, :0], dev), [2], [], [0], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a > 0, dev), [2], [], [0], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [2, 2, 2], [], [0], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [2], [0], [0], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [2], [], [2], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [0], [], [0], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [2], [], [0], [0], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a, dev), [7], [], [0], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a[0, 0], dev), [2], [], [0], [1], False))
+    same_error(lambda dev: yaten.max_pool2d_with_indices(on(a[:, :, :0], dev), [2], [], [0], [1], False))
 
 
 # --- average pooling ---------------------------------------------------------------------------
@@ -179,14 +144,14 @@ def test_max_pool_errors_match_cpu():
 @pytest.mark.parametrize("geometry", AVG_GEOMETRIES, ids=str)
 def test_avg_pool_matches_cpu(dt, geometry):
     a = _values(dt)
-    _both(lambda dev: yaten.avg_pool2d(_t(a, dev), *geometry))
+    both(lambda dev: yaten.avg_pool2d(on(a, dev), *geometry))
 
 
 @pytest.mark.parametrize("dt", [np.float16, np.int64])
 def test_avg_pool_half_and_int(dt):
     a = _values(dt, (2, 4, 4))  # unbatched; integer averages truncate, as the CPU's
-    _both(lambda dev: yaten.avg_pool2d(_t(a, dev), [3], [1], [1], False, False, None))
-    _both(lambda dev: yaten.avg_pool2d(_t(a, dev), [2], [], [0], False, True, None))
+    both(lambda dev: yaten.avg_pool2d(on(a, dev), [3], [1], [1], False, False, None))
+    both(lambda dev: yaten.avg_pool2d(on(a, dev), [2], [], [0], False, True, None))
 
 
 @pytest.mark.parametrize("dt", FLOATS)
@@ -197,27 +162,27 @@ def test_avg_pool_gradients_match_cpu(dt, geometry):
 
     def run(dev):
         nonlocal w
-        x = _t(a, dev).requires_grad_()
+        x = on(a, dev).requires_grad_()
         y = F.avg_pool2d(x, k, s or None, p, ceil, include, divisor)
         if w is None:
             w = _values(dt, tuple(y.shape), seed=3)
-        (y * _t(w, dev)).sum().backward()
+        (y * on(w, dev)).sum().backward()
         return y, x.grad
 
-    _both(run)
+    both(run)
 
 
 def test_avg_pool_errors_match_cpu():
     a = _values(np.float32)
-    _same_error(lambda dev: yaten.avg_pool2d(_t(a > 0, dev), [2], [], [0], False, True, None))
-    _same_error(lambda dev: yaten.avg_pool2d(_t(a, dev), [2], [], [0], False, True, 0))
-    _same_error(lambda dev: yaten.avg_pool2d(_t(a, dev), [2], [], [2], False, True, None))
-    _same_error(lambda dev: yaten.avg_pool2d(_t(a[0, 0], dev), [2], [], [0], False, True, None))
-    _same_error(lambda dev: yaten.avg_pool2d(_t(a[None], dev), [2], [], [0], False, True, None))
-    _same_error(lambda dev: yaten.avg_pool2d(_t(a, dev), [9], [], [0], False, True, None))
+    same_error(lambda dev: yaten.avg_pool2d(on(a > 0, dev), [2], [], [0], False, True, None))
+    same_error(lambda dev: yaten.avg_pool2d(on(a, dev), [2], [], [0], False, True, 0))
+    same_error(lambda dev: yaten.avg_pool2d(on(a, dev), [2], [], [2], False, True, None))
+    same_error(lambda dev: yaten.avg_pool2d(on(a[0, 0], dev), [2], [], [0], False, True, None))
+    same_error(lambda dev: yaten.avg_pool2d(on(a[None], dev), [2], [], [0], False, True, None))
+    same_error(lambda dev: yaten.avg_pool2d(on(a, dev), [9], [], [0], False, True, None))
     g = _values(np.float32, (1, 2, 2, 3))
-    _same_error(
-        lambda dev: yaten.avg_pool2d_backward(_t(g, dev), _t(a, dev), [2], [0], [0], False, True, None)
+    same_error(
+        lambda dev: yaten.avg_pool2d_backward(on(g, dev), on(a, dev), [2], [0], [0], False, True, None)
     )
 
 
@@ -228,7 +193,7 @@ def test_avg_pool_errors_match_cpu():
 @pytest.mark.parametrize("size", [[1, 1], [2, 4], [3, 6]], ids=str)
 def test_adaptive_avg_pool_matches_cpu(dt, size):
     a = _values(dt)
-    _both(lambda dev: yaten.adaptive_avg_pool2d(_t(a, dev), size))
+    both(lambda dev: yaten.adaptive_avg_pool2d(on(a, dev), size))
 
 
 @pytest.mark.parametrize("dt", FLOATS)
@@ -237,21 +202,21 @@ def test_adaptive_avg_pool_gradients_match_cpu(dt):
     w = _values(dt, (1, 2, 3, 4), seed=3)
 
     def run(dev):
-        x = _t(a, dev).requires_grad_()
+        x = on(a, dev).requires_grad_()
         y = F.adaptive_avg_pool2d(x, (3, 4))
-        (y * _t(w, dev)).sum().backward()
+        (y * on(w, dev)).sum().backward()
         return y, x.grad
 
-    _both(run)
+    both(run)
 
 
 def test_adaptive_avg_pool_errors_match_cpu():
     a = _values(np.float32)
-    _same_error(lambda dev: yaten.adaptive_avg_pool2d(_t(a[0, 0], dev), [1, 1]))
-    _same_error(lambda dev: yaten.adaptive_avg_pool2d(_t(a[:, :0], dev), [1, 1]))
-    _same_error(lambda dev: yaten.adaptive_avg_pool2d(_t(a, dev), [1, -1]))
-    _same_error(lambda dev: yaten.adaptive_avg_pool2d(_t(a.astype(np.int64), dev), [1, 1]))
-    _same_error(lambda dev: yaten._adaptive_avg_pool2d_backward(_t(a[0], dev), _t(a, dev)))
+    same_error(lambda dev: yaten.adaptive_avg_pool2d(on(a[0, 0], dev), [1, 1]))
+    same_error(lambda dev: yaten.adaptive_avg_pool2d(on(a[:, :0], dev), [1, 1]))
+    same_error(lambda dev: yaten.adaptive_avg_pool2d(on(a, dev), [1, -1]))
+    same_error(lambda dev: yaten.adaptive_avg_pool2d(on(a.astype(np.int64), dev), [1, 1]))
+    same_error(lambda dev: yaten._adaptive_avg_pool2d_backward(on(a[0], dev), on(a, dev)))
 
 
 # --- the real-GPU code path --------------------------------------------------------------------

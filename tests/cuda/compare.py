@@ -1,0 +1,48 @@
+"""What the CUDA kernel tests share: tensors made from arrays on a device, and a cuda result (or error)
+compared with the CPU's."""
+
+import numpy as np
+import pytest
+
+import yaten
+
+CUDA = yaten.device("cuda", 0)
+TOLERANCE = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-10}
+
+
+def on(a, device, dtype=None):
+    """A C-contiguous yaten tensor on ``device`` with the values of ``a``."""
+    return yaten.from_numpy(np.array(a, dtype)).to(device)
+
+
+def assert_same(got, want):
+    """``got`` (on cuda) equals ``want`` (on the CPU): device, dtype, shape, and values (NaN where NaN;
+    floats to a tolerance by dtype, everything else exactly)."""
+    assert got.device == CUDA
+    assert got.dtype == want.dtype and tuple(got.shape) == tuple(want.shape)
+    g, w = got.detach().cpu().numpy(), want.detach().cpu().numpy()
+    if w.dtype.kind == "f":
+        tol = TOLERANCE[w.dtype]
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+    else:
+        np.testing.assert_array_equal(g, w)
+
+
+def both(fn):
+    """``fn(device)`` (a tensor or a tuple of them) on the CPU and on cuda, compared."""
+    want, got = fn("cpu"), fn("cuda")
+    want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+    for g, w in zip(got, want, strict=True):
+        assert_same(g, w)
+
+
+def same_error(fn):
+    """``fn(device)`` raises the same exception type with the same message on the CPU and on cuda;
+    returns the CPU's exception."""
+    with pytest.raises(Exception) as cpu:
+        fn("cpu")
+    with pytest.raises(type(cpu.value)) as dev:
+        fn("cuda")
+    assert type(dev.value) is type(cpu.value)
+    assert str(dev.value) == str(cpu.value)
+    return cpu.value
