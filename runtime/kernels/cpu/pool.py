@@ -84,18 +84,22 @@ def _max_pool_backward(grad, idx, out):  # pragma: no cover - compiled
                 out[p, i // w, i % w] += grad[p, y, xo]
 
 
-@numba.njit(cache=True, error_model="numpy")
-def _avg_window(y, xo, kh, kw, sh, sw, ph, pw, h, w, count_include_pad, divisor):  # pragma: no cover
-    """(y0, y1, x0, x1, divide_factor) of one output position, as ATen's avg_pool2d."""
+def avg_window(y, xo, kh, kw, sh, sw, ph, pw, h, w, count_include_pad, divisor):  # pragma: no cover
+    """(y0, y1, x0, x1, divide_factor) of one output position, as ATen's avg_pool2d.
+
+    Plain Python, compiled for each target: here for the CPU loops, by kernels/cuda/pool.py as a
+    device function. Conditional expressions rather than builtin min/max, which Numba cannot
+    compile for a GPU.
+    """
     y0 = y * sh - ph
     x0 = xo * sw - pw
-    y1 = min(y0 + kh, h + ph)
-    x1 = min(x0 + kw, w + pw)
+    y1 = y0 + kh if y0 + kh < h + ph else h + ph
+    x1 = x0 + kw if x0 + kw < w + pw else w + pw
     pool_size = (y1 - y0) * (x1 - x0)
-    y0 = max(y0, 0)
-    x0 = max(x0, 0)
-    y1 = min(y1, h)
-    x1 = min(x1, w)
+    y0 = y0 if y0 > 0 else 0
+    x0 = x0 if x0 > 0 else 0
+    y1 = y1 if y1 < h else h
+    x1 = x1 if x1 < w else w
     if divisor != 0:
         factor = divisor
     elif count_include_pad:
@@ -103,6 +107,9 @@ def _avg_window(y, xo, kh, kw, sh, sw, ph, pw, h, w, count_include_pad, divisor)
     else:
         factor = (y1 - y0) * (x1 - x0)
     return y0, y1, x0, x1, factor
+
+
+_avg_window = numba.njit(cache=True, error_model="numpy")(avg_window)
 
 
 @parallel_njit

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import cuda
 
-from ..cpu.pool import _adaptive_backward_check, _adaptive_check, _avg_geometry, _max_geometry
+from ..cpu.pool import _adaptive_backward_check, _adaptive_check, _avg_geometry, _max_geometry, avg_window
 from . import memory
 from .copy import contiguous_cast, launch, zero_
 
@@ -45,25 +45,7 @@ def _max(a, b):
     return a if a > b else b
 
 
-@cuda.jit(device=True)
-def _window(y, xo, kh, kw, sh, sw, ph, pw, h, w, count_include_pad, divisor):
-    """The CPU's ``_avg_window``: (y0, y1, x0, x1, divide_factor) of one output position."""
-    y0 = y * sh - ph
-    x0 = xo * sw - pw
-    y1 = _min(y0 + kh, h + ph)
-    x1 = _min(x0 + kw, w + pw)
-    pool_size = (y1 - y0) * (x1 - x0)
-    y0 = _max(y0, 0)
-    x0 = _max(x0, 0)
-    y1 = _min(y1, h)
-    x1 = _min(x1, w)
-    if divisor != 0:
-        factor = divisor
-    elif count_include_pad:
-        factor = pool_size
-    else:
-        factor = (y1 - y0) * (x1 - x0)
-    return y0, y1, x0, x1, factor
+_window = cuda.jit(device=True)(avg_window)  # the CPU kernels' window arithmetic, compiled for the device
 
 
 @cuda.jit
