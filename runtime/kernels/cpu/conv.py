@@ -18,8 +18,7 @@ Checks run in PyTorch's order (``check_shape_forward`` in ATen's ConvUtils.h) wi
 import numba
 import numpy as np
 
-from .convert import F16 as _F16
-from .convert import F32 as _F32
+from .convert import compute_dtype
 
 _SCALAR_NAME = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int",
                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}  # fmt: skip
@@ -284,10 +283,6 @@ def _pair(values, fill):
     return (fill, values[0]) if len(values) == 1 else tuple(values)
 
 
-def _compute_dtype(dtype):
-    return _F32 if dtype == _F16 else dtype
-
-
 def _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups):
     """The checked arguments and the 2-d geometry, from shapes alone (so device arrays share it):
     ``(geometry, output spatial sizes, (stride, padding, dilation, output_padding))``."""
@@ -331,7 +326,7 @@ def _check_output(input, out_spatial, transposed, stride, dilation, output_paddi
 def _prepare(input, weight, stride, padding, dilation, transposed, output_padding, groups):
     """The 2-d geometry and the arrays in their compute dtype, (N, C, H, W) and contiguous."""
     g, out, params = _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups)
-    ct = _compute_dtype(input.dtype)
+    ct = compute_dtype(input.dtype)
     x = _as_2d(input.astype(ct, copy=False))
     w = _as_2d(weight.astype(ct, copy=False))
     return x, w, g, out, params

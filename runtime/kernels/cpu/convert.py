@@ -17,6 +17,18 @@ F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 
+
+def compute_dtype(dtype) -> np.dtype:
+    """The dtype a floating kernel computes in: float32 for half (as PyTorch's CPU kernels' opmath),
+    else the dtype itself.
+
+    >>> compute_dtype(np.float16), compute_dtype(np.int64)
+    (dtype('float32'), dtype('int64'))
+    """
+    d = np.dtype(dtype)
+    return F32 if d == F16 else d
+
+
 # c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
 C_NAME = {d.name: name for d, name in C10_NAME.items()}
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ..._dtype import LEGACY_NAME, TYPEID_NAME
+from .convert import compute_dtype
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _BOOL = np.dtype(np.bool_)
@@ -254,7 +255,7 @@ def addmm(self, mat1, mat2, beta, alpha):
     bias = self if self.shape == shape or self.shape == shape[1:] else np.broadcast_to(self, shape)
     dtype = self.dtype
     beta, alpha = scalar_operand(beta, dtype), scalar_operand(alpha, dtype)
-    work = _F32 if dtype == _F16 else dtype
+    work = compute_dtype(dtype)
     if alpha == 0 and dtype != _F16:
         out = np.zeros(shape, work)
     else:

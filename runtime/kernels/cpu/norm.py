@@ -10,6 +10,7 @@ import math
 import numpy as np
 from numba import prange
 
+from .convert import compute_dtype
 from .threads import parallel_njit
 
 _F16 = np.dtype(np.float16)
@@ -17,10 +18,6 @@ _F16 = np.dtype(np.float16)
 # The statistics' sums may be reordered (so they vectorize: 4x faster on a batch norm of 64K elements)
 # and multiply-adds fused, as PyTorch's vectorized kernels do; NaN and infinity keep IEEE behaviour.
 _SUMS_IN_ANY_ORDER = {"reassoc", "contract"}
-
-
-def _compute_dtype(dtype):
-    return np.dtype(np.float32) if np.dtype(dtype) == _F16 else np.dtype(dtype)
 
 
 def _vector(t, n, dtype):
@@ -69,7 +66,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     lead = input.shape[: input.ndim - k]
     m = math.prod(lead)
     n = math.prod(input.shape[input.ndim - k :])
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = np.ascontiguousarray(input, dtype=dtype).reshape(m, n)
     out = np.empty((m, n), dtype)
     mean = np.empty(m, dtype)
@@ -149,7 +146,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     shape = input.shape
     nb, c = shape[0], shape[1]
     s = math.prod(shape[2:])
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = np.ascontiguousarray(input, dtype=dtype).reshape(nb, c, s)
     out = np.empty((nb, c, s), dtype)
     mean = np.empty(c, np.float64)
@@ -216,7 +213,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     lead = input.shape[: input.ndim - k]
     m = math.prod(lead)
     n = math.prod(input.shape[input.ndim - k :])
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = np.ascontiguousarray(input, dtype=dtype).reshape(m, n)
     g = np.ascontiguousarray(grad_out, dtype=dtype).reshape(m, n)
     dx = np.empty((m, n), dtype)
@@ -279,7 +276,7 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     shape = input.shape
     nb, c = shape[0], shape[1]
     s = math.prod(shape[2:])
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = np.ascontiguousarray(input, dtype=dtype).reshape(nb, c, s)
     g = np.ascontiguousarray(grad_out, dtype=dtype).reshape(nb, c, s)
     if train:

@@ -9,8 +9,7 @@ follow ATen's ``pool2d_shape_check`` and ``pooling_output_shape``.
 import numba
 import numpy as np
 
-from .convert import F16 as _F16
-from .convert import F32 as _F32
+from .convert import compute_dtype
 from .threads import parallel_njit
 
 _I64 = np.dtype(np.int64)
@@ -240,7 +239,7 @@ def _shape_check(x, kernel, stride, padding, dilation, out_hw):
 
 def _planes(x):
     """(N*C, H, W) contiguous, in the compute dtype (float32 for half)."""
-    ct = _F32 if x.dtype == _F16 else x.dtype
+    ct = compute_dtype(x.dtype)
     return np.ascontiguousarray(x.astype(ct, copy=False)).reshape(-1, x.shape[-2], x.shape[-1])
 
 

@@ -20,6 +20,7 @@ from numba import prange
 from ..._dims import reduction_dims as _reduce_axes
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import LEGACY_NAME
+from .convert import compute_dtype
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _I64, _BOOL, _U8 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.uint8)
@@ -66,11 +67,6 @@ def _as_new(r, dtype) -> np.ndarray:
         return r.astype(dtype)
 
 
-def _compute_dtype(dtype):
-    """The dtype a floating op is computed in: float32 for half, else the dtype itself."""
-    return _F32 if dtype == _F16 else dtype
-
-
 # ---------------------------------------------------------------------------------------------
 # sum / mean / prod
 
@@ -91,7 +87,7 @@ def _prepare(a, out):
         if out == _F16 and a.dtype != _F16:
             with np.errstate(over="ignore"):
                 a = a.astype(_F16)
-        return a, _compute_dtype(out)
+        return a, compute_dtype(out)
     if out == _BOOL:
         return (a if a.dtype == _BOOL else a != 0), _BOOL
     if a.dtype.kind == "f" or (a.dtype != out and out != _I64):
@@ -395,7 +391,7 @@ def logsumexp(self, dim, keepdim):
     """
     axes = _reduce_axes(dim, self.ndim)
     out = _logsumexp_dtype(self)
-    x = self.astype(_compute_dtype(out), copy=False)
+    x = self.astype(compute_dtype(out), copy=False)
     # An infinite maximum is replaced by 0 so that inf - inf does not make NaN (PyTorch does the same).
     m = np.maximum.reduce(x, axis=axes, keepdims=True, initial=-np.inf)
     m = np.where(np.isinf(m), 0, m)
@@ -487,7 +483,7 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
                     f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {d}because this "
                     "dimension is empty and the operation does not have an identity"
                 )
-    x = self.astype(_compute_dtype(out), copy=False)
+    x = self.astype(compute_dtype(out), copy=False)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if p == 0:
             r = np.add.reduce(x != 0, axis=axes, keepdims=keepdim, dtype=x.dtype)
@@ -546,7 +542,7 @@ def _softmax_checks(a, dim, half_to_float, name):
 
 def _shifted(a, d):
     """``x - max(x)`` along axis ``d`` in the compute dtype (a 0-d input is viewed as 1-d)."""
-    x = a.astype(_compute_dtype(a.dtype), copy=False).reshape(a.shape or (1,))
+    x = a.astype(compute_dtype(a.dtype), copy=False).reshape(a.shape or (1,))
     with np.errstate(invalid="ignore"):
         return x - np.maximum.reduce(x, axis=d, keepdims=True)
 
@@ -592,7 +588,7 @@ def _backward_checks(grad_output, output, dim, input_dtype):
 def _backward_operands(grad_output, output, dim, input_dtype):
     """The axis and both arrays in the compute dtype (a 0-d pair is viewed as 1-d)."""
     d = _backward_checks(grad_output, output, dim, input_dtype)
-    ct = _compute_dtype(output.dtype)
+    ct = compute_dtype(output.dtype)
     shape = output.shape or (1,)
     return d, grad_output.astype(ct, copy=False).reshape(shape), output.astype(ct, copy=False).reshape(shape)
 

@@ -18,7 +18,8 @@ as the CPU's NumPy integer arithmetic wraps.
 import numpy as np
 from numba import cuda
 
-from ..cpu.conv import _check_dtypes, _check_output, _check_shapes, _compute_dtype, _geometry
+from ..cpu.conv import _check_dtypes, _check_output, _check_shapes, _geometry
+from ..cpu.convert import compute_dtype
 from . import memory
 from .copy import contiguous_cast, gather, launch
 from .linalg import _matmul, _wrap_to
@@ -34,7 +35,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     )
     _check_shapes(input, weight, bias, padding, dilation, transposed, groups)
     _check_output(input, out_spatial, transposed, stride, dilation, output_padding)
-    ct = _compute_dtype(input.dtype)
+    ct = compute_dtype(input.dtype)
     n, o = input.shape[0], weight.shape[1] * groups if transposed else weight.shape[0]
     shape = (n, o, *out_spatial)
     if not transposed:
@@ -60,7 +61,7 @@ def convolution_backward(
     ``output_mask`` is an empty array (PyTorch's undefined tensor)."""
     _check_dtypes(input, weight, None)
     g, _, _ = _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups)
-    dt, ct = input.dtype, _compute_dtype(input.dtype)
+    dt, ct = input.dtype, compute_dtype(input.dtype)
     n = input.shape[0]
     grad_input = grad_weight = grad_bias = memory.empty((0,), dt)
     if not transposed:

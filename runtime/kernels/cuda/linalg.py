@@ -26,6 +26,7 @@ import math
 import numpy as np
 from numba import cuda, from_dtype
 
+from ..cpu.convert import compute_dtype
 from ..cpu.linalg import check_addmm, check_bmm, check_dot, check_mm, check_mv, scalar_operand
 from . import memory
 from .copy import _expand_strides, contiguous_cast
@@ -119,7 +120,7 @@ def _matmul(a, b, dtype, alpha=1, beta=0, c=None):
     """
     z, m = a.shape[:2]
     n = b.shape[2]
-    work = _F32 if dtype == _F16 else dtype
+    work = compute_dtype(dtype)
     if dtype == _F16:
         a, b = contiguous_cast(a, a.shape, _F32), contiguous_cast(b, b.shape, _F32)
         if c is not None:

@@ -16,8 +16,8 @@ never leave it.
 import numpy as np
 from numba import cuda, from_dtype
 
+from ..cpu.convert import compute_dtype
 from ..cpu.loss import _MEAN, _NONE, _check_bounds
-from ..cpu.reduce import _compute_dtype
 from . import memory
 from .copy import contiguous_cast, launch, zero_
 from .reduce import _MAX_THREADS, _threads
@@ -32,7 +32,7 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     [array(2.5), array(2.)]
     """
     dt = self.dtype
-    acc = _compute_dtype(dt)
+    acc = compute_dtype(dt)
     x = self if dt == acc else contiguous_cast(self, self.shape, acc)
     xs, (s0, s1) = memory.span(x)
     n, c = self.shape
@@ -59,7 +59,7 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
            [-0.5,  0. ]])
     """
     dt = self.dtype
-    acc = _compute_dtype(dt)
+    acc = compute_dtype(dt)
     n, c = self.shape
     t, ts = _flat(target, target.dtype)
     w, ws = _weights(weight, acc)

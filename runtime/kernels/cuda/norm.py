@@ -15,7 +15,8 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..cpu.norm import _batch_norm_checks, _compute_dtype
+from ..cpu.convert import compute_dtype
+from ..cpu.norm import _batch_norm_checks
 from . import memory
 from .copy import contiguous_cast, copy_into, launch
 from .reduce import _MAX_THREADS, _threads
@@ -267,7 +268,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     nb, c = shape[0], shape[1]
     s = math.prod(shape[2:])
     count = nb * s
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = memory.flat(contiguous_cast(input, shape, dtype))
     out = memory.empty((nb * c * s,), dtype)
     mean = memory.empty((c,), _F64)
@@ -314,7 +315,7 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     nb, c = shape[0], shape[1]
     s = math.prod(shape[2:])
     count = nb * s
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = memory.flat(contiguous_cast(input, shape, dtype))
     g = memory.flat(contiguous_cast(grad_out, shape, dtype))
     if train:
@@ -352,7 +353,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     lead = shape[: len(shape) - k]
     m = math.prod(lead)
     n = math.prod(shape[len(shape) - k :])
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = memory.flat(contiguous_cast(input, shape, dtype))
     out = memory.empty((m * n,), dtype)
     mean = memory.empty((m,), dtype)
@@ -389,7 +390,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     k = len(normalized_shape)
     m = math.prod(shape[: len(shape) - k])
     n = math.prod(shape[len(shape) - k :])
-    dtype = _compute_dtype(input.dtype)
+    dtype = compute_dtype(input.dtype)
     x = memory.flat(contiguous_cast(input, shape, dtype))
     g = memory.flat(contiguous_cast(grad_out, shape, dtype))
     dx = memory.empty((m * n,), dtype)

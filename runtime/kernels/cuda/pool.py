@@ -23,6 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import cuda
 
+from ..cpu.convert import compute_dtype
 from ..cpu.pool import _adaptive_backward_check, _adaptive_check, _avg_geometry, _max_geometry, avg_window
 from . import memory
 from .copy import contiguous_cast, launch, zero_
@@ -179,10 +180,6 @@ def _meta(arr):
     return _Meta(tuple(arr.shape), arr.ndim, arr.dtype)
 
 
-def _compute(dt):
-    return _F32 if dt == _F16 else dt
-
-
 def _flat_in(arr, dt):
     """The elements of ``arr`` in ``dt`` as a flat C-ordered device array (no copy when it is one)."""
     return memory.flat(contiguous_cast(arr, arr.shape, dt))
@@ -213,7 +210,7 @@ def max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_m
     (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow) = _max_geometry(
         _meta(self), kernel_size, stride, padding, dilation, ceil_mode
     )
-    ct = _compute(self.dtype)
+    ct = compute_dtype(self.dtype)
     planes, h, w = _planes_of(self)
     shape = tuple(self.shape)[:-2] + (oh, ow)
     out = memory.empty((planes * oh * ow,), ct)
@@ -236,7 +233,7 @@ def max_pool2d_with_indices_backward(
             [0., 1.]]])
     """
     _max_geometry(_meta(self), kernel_size, stride, padding, dilation, ceil_mode)
-    ct = _compute(grad_output.dtype)
+    ct = compute_dtype(grad_output.dtype)
     oh, ow = tuple(grad_output.shape)[-2:]
     h, w = tuple(self.shape)[-2:]
     planes = grad_output.size // (oh * ow) if oh * ow else 0
@@ -262,7 +259,7 @@ def avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
     (kh, kw), (sh, sw), (ph, pw), (oh, ow) = _avg_geometry(
         _meta(self), kernel_size, stride, padding, ceil_mode, divisor_override
     )
-    ct = _compute(self.dtype)
+    ct = compute_dtype(self.dtype)
     planes, h, w = _planes_of(self)
     # Integers average in float64; the cast back truncates, as ATen's integral kernel divides.
     out = memory.empty((planes * oh * ow,), ct if self.dtype.kind == "f" else _F64)
@@ -285,7 +282,7 @@ def avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mo
     (kh, kw), (sh, sw), (ph, pw), _ = _avg_geometry(
         _meta(self), kernel_size, stride, padding, ceil_mode, divisor_override
     )
-    ct = _compute(grad_output.dtype)
+    ct = compute_dtype(grad_output.dtype)
     oh, ow = tuple(grad_output.shape)[-2:]
     h, w = tuple(self.shape)[-2:]
     planes = grad_output.size // (oh * ow) if oh * ow else 0
@@ -307,7 +304,7 @@ def adaptive_avg_pool2d(self, output_size):
     output_size = list(output_size)
     _adaptive_check(_meta(self), output_size)
     oh, ow = output_size
-    ct = _compute(self.dtype)
+    ct = compute_dtype(self.dtype)
     planes, h, w = _planes_of(self)
     out = memory.empty((planes * oh * ow,), ct)
     if out.size:
@@ -324,7 +321,7 @@ def adaptive_avg_pool2d_backward(grad_output, self):
             [0.25, 0.25]]])
     """
     _adaptive_backward_check(grad_output, self)
-    ct = _compute(grad_output.dtype)
+    ct = compute_dtype(grad_output.dtype)
     oh, ow = tuple(grad_output.shape)[-2:]
     h, w = tuple(self.shape)[-2:]
     planes = grad_output.size // (oh * ow) if oh * ow else 0

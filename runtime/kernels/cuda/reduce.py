@@ -22,10 +22,10 @@ import numpy as np
 from numba import cuda, from_dtype, int64
 
 from ..._dims import reduction_dims as _reduce_axes
+from ..cpu.convert import compute_dtype
 from ..cpu.reduce import (
     _amaxmin_checks,
     _argext_checks,
-    _compute_dtype,
     _logical_axes,
     _logical_dtype,
     _logsumexp_dtype,
@@ -170,7 +170,7 @@ def logsumexp(self, dim, keepdim):
     array(0.69314718)
     """
     out = _logsumexp_dtype(self)
-    ct = _compute_dtype(out)
+    ct = compute_dtype(out)
     rows = _Rows(self, _reduce_axes(dim, self.ndim), keepdim, ct)
     if not rows.k:
         return rows.result(None, out)

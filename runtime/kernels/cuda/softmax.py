@@ -14,7 +14,8 @@ import math
 import numpy as np
 from numba import cuda, from_dtype
 
-from ..cpu.reduce import _backward_checks, _compute_dtype, _softmax_checks
+from ..cpu.convert import compute_dtype
+from ..cpu.reduce import _backward_checks, _softmax_checks
 from . import memory
 from .copy import gather
 from .reduce import _MAX_THREADS, _threads
@@ -191,7 +192,7 @@ def _backward_kernel(acc, logarithm: bool):
 def _forward(a, d: int, logarithm: bool):
     if a.size == 0:
         return memory.empty(a.shape, a.dtype)
-    acc = _compute_dtype(a.dtype)
+    acc = compute_dtype(a.dtype)
     x, rows, n, order = _rows(a, d, acc)
     out = memory.empty((rows * n,), acc)
     _forward_kernel(acc, logarithm)[rows, _threads(n)](x, n, out)
@@ -207,7 +208,7 @@ def _backward(grad_output, output, d: int, logarithm: bool):
         )
     if output.size == 0:
         return memory.empty(output.shape, grad_output.dtype)
-    acc = _compute_dtype(output.dtype)
+    acc = compute_dtype(output.dtype)
     g, rows, n, order = _rows(grad_output, d, acc)
     y = _rows(output, d, acc)[0]
     out = memory.empty((rows * n,), acc)
