@@ -46,3 +46,21 @@ def test_exports_match_torchs_errors_and_device():
 def test_from_dlpack_refuses_what_is_not_dlpack():
     with pytest.raises(TypeError, match="expects an object with __dlpack__"):
         yaten.from_dlpack([1, 2])
+
+
+def test_a_capsule_is_consumed_once_with_torchs_error():
+    for make, take in ((yaten, torch), (torch, yaten), (yaten, yaten)):
+        capsule = make.arange(3).__dlpack__()
+        assert take.from_dlpack(capsule).tolist() == [0, 1, 2]
+        with pytest.raises(RuntimeError, match="DLTensor capsules can be consumed only once"):
+            take.from_dlpack(capsule)
+
+
+def test_yaten_keeps_torchs_memory_alive():
+    t = torch.arange(4.0)
+    y = yaten.from_dlpack(t.view(2, 2))
+    del t
+    assert y.tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    capsule = torch.utils.dlpack.to_dlpack(torch.ones(3, dtype=torch.int8))
+    z = yaten.from_dlpack(capsule)
+    assert z.dtype == yaten.int8 and z.tolist() == [1, 1, 1]

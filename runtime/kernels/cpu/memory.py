@@ -33,3 +33,15 @@ def from_host(arr: np.ndarray) -> np.ndarray:
 
 def data_ptr(arr: np.ndarray) -> int:
     return arr.__array_interface__["data"][0]
+
+
+def from_pointer(data: int, shape, strides, np_dtype, owner) -> np.ndarray:
+    """An array over memory at address ``data`` with byte ``strides``; it keeps ``owner`` (whose
+    lifetime is the memory's) alive."""
+    if 0 in shape:
+        return np.empty(shape, np_dtype)
+    owner.__array_interface__ = {
+        "shape": tuple(shape), "strides": tuple(strides), "typestr": np.dtype(np_dtype).str,
+        "data": (data, False), "version": 3,
+    }  # fmt: skip
+    return np.asarray(owner)

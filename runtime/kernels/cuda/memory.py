@@ -67,6 +67,20 @@ def data_ptr(arr) -> int:
     return arr.__cuda_array_interface__["data"][0]
 
 
+def from_pointer(data: int, shape, strides, np_dtype, owner):
+    """A device array over device memory at address ``data`` with byte ``strides``; it keeps ``owner``
+    (whose lifetime is the memory's) alive."""
+    if SIMULATOR:  # the simulator's device memory is host memory
+        from ..cpu.memory import from_pointer as host_array
+
+        return FakeCUDAArray(host_array(data, shape, strides, np_dtype, owner))
+    interface = {
+        "shape": tuple(shape), "strides": tuple(strides), "typestr": np.dtype(np_dtype).str,
+        "data": (data if 0 not in shape else 0, False), "version": 3,
+    }  # fmt: skip
+    return cuda.from_cuda_array_interface(interface, owner=owner, sync=False)
+
+
 # --- helpers for the other cuda kernel modules -------------------------------------------------
 
 
