@@ -178,7 +178,7 @@ def _expand(name, value, dims):
     return value
 
 
-def _check_dtypes(input, weight, bias):
+def check_dtypes(input, weight, bias):
     if input.dtype != weight.dtype:
         raise RuntimeError(
             f"expected scalar type {_SCALAR_NAME.get(input.dtype.name, input.dtype.name)} but found "
@@ -232,7 +232,7 @@ def _params(input, weight, stride, padding, dilation, transposed, output_padding
     return stride, padding, dilation, output_padding
 
 
-def _check_shapes(input, weight, bias, padding, dilation, transposed, groups):
+def check_shapes(input, weight, bias, padding, dilation, transposed, groups):
     k = weight.shape
     if not transposed:
         if input.shape[1] != k[1] * groups:
@@ -283,7 +283,7 @@ def _pair(values, fill):
     return (fill, values[0]) if len(values) == 1 else tuple(values)
 
 
-def _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups):
+def conv_geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups):
     """The checked arguments and the 2-d geometry, from shapes alone (so device arrays share it):
     ``(geometry, output spatial sizes, (stride, padding, dilation, output_padding))``."""
     stride, padding, dilation, output_padding = _params(
@@ -298,8 +298,8 @@ def _geometry(input, weight, stride, padding, dilation, transposed, output_paddi
     return g, out, (stride, padding, dilation, output_padding)
 
 
-def _check_output(input, out_spatial, transposed, stride, dilation, output_padding):
-    """PyTorch's checks of a convolution's output size (after ``_check_shapes``)."""
+def check_output(input, out_spatial, transposed, stride, dilation, output_padding):
+    """PyTorch's checks of a convolution's output size (after ``check_shapes``)."""
     if transposed:
         for op, s, d in zip(output_padding, stride, dilation):
             if op >= s and op >= d:
@@ -325,7 +325,9 @@ def _check_output(input, out_spatial, transposed, stride, dilation, output_paddi
 
 def _prepare(input, weight, stride, padding, dilation, transposed, output_padding, groups):
     """The 2-d geometry and the arrays in their compute dtype, (N, C, H, W) and contiguous."""
-    g, out, params = _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups)
+    g, out, params = conv_geometry(
+        input, weight, stride, padding, dilation, transposed, output_padding, groups
+    )
     ct = compute_dtype(input.dtype)
     x = _as_2d(input.astype(ct, copy=False))
     w = _as_2d(weight.astype(ct, copy=False))
@@ -342,12 +344,12 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     array([[[[4., 4.],
              [4., 4.]]]])
     """
-    _check_dtypes(input, weight, bias)
+    check_dtypes(input, weight, bias)
     x, w, g, out_spatial, (stride, padding, dilation, output_padding) = _prepare(
         input, weight, stride, padding, dilation, transposed, output_padding, groups
     )
-    _check_shapes(input, weight, bias, padding, dilation, transposed, groups)
-    _check_output(input, out_spatial, transposed, stride, dilation, output_padding)
+    check_shapes(input, weight, bias, padding, dilation, transposed, groups)
+    check_output(input, out_spatial, transposed, stride, dilation, output_padding)
     n = x.shape[0]
     if not transposed:
         cols = _unfold(x, g)  # (C*k, N*L)
@@ -370,7 +372,7 @@ def convolution_backward(
 ):  # fmt: skip
     """``(grad_input, grad_weight, grad_bias)`` of ``convolution``; an output left out of
     ``output_mask`` is an empty array (PyTorch's undefined tensor)."""
-    _check_dtypes(input, weight, None)
+    check_dtypes(input, weight, None)
     x, w, g, _, _ = _prepare(input, weight, stride, padding, dilation, transposed, output_padding, groups)
     dt = input.dtype
     go = _as_2d(grad_output.astype(x.dtype, copy=False))

@@ -9,7 +9,7 @@ way (a training step's loss is small: NumPy's masks and fancy indexing cost more
 import numba
 import numpy as np
 
-_NONE, _MEAN = 0, 1
+NONE, MEAN = 0, 1
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -50,7 +50,7 @@ def _operands(self, target, weight):
     return np.asarray(target).reshape(-1), weight
 
 
-def _check_bounds(target, bad: int) -> None:
+def check_target_bounds(target, bad: int) -> None:
     if bad >= 0:
         raise IndexError(f"Target {int(target[bad])} is out of bounds.")
 
@@ -65,11 +65,11 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     target, weight = _operands(self, target, weight)
     losses = np.empty(self.shape[0], self.dtype)
     total, bad = _pick_rows(self, target, weight, ignore_index, losses)
-    _check_bounds(target, bad)
-    if reduction == _NONE:
+    check_target_bounds(target, bad)
+    if reduction == NONE:
         return losses, np.zeros((), self.dtype)
     out = losses.sum(dtype=self.dtype)
-    if reduction == _MEAN:
+    if reduction == MEAN:
         with np.errstate(invalid="ignore", divide="ignore"):
             out = out / total
     return np.asarray(out, self.dtype), np.asarray(total, self.dtype)
@@ -85,9 +85,9 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
     """
     target, weight = _operands(self, target, weight)
     scale = np.asarray(grad_output, self.dtype).reshape(-1)
-    if reduction == _MEAN:
+    if reduction == MEAN:
         with np.errstate(invalid="ignore", divide="ignore"):  # a mean over no target: 0 / 0
             scale = scale / np.asarray(total_weight, self.dtype)
     out = np.zeros(self.shape, self.dtype)
-    _check_bounds(target, _scatter_rows(target, weight, ignore_index, scale, out))
+    check_target_bounds(target, _scatter_rows(target, weight, ignore_index, scale, out))
     return out

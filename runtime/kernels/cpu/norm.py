@@ -117,7 +117,7 @@ def _batch_norm_channels(x, w, b, rmean, rvar, training, eps, out, mean, var):  
                 out[i, k, j] = x[i, k, j] * scale + shift
 
 
-def _batch_norm_checks(training, running_mean, running_var):
+def batch_norm_checks(training, running_mean, running_var):
     """The checks of native_batch_norm, shared with the CUDA kernel."""
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(
@@ -142,7 +142,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     >>> rm, rv
     (array([0.5, 1.5]), array([1.5, 4.5]))
     """
-    _batch_norm_checks(training, running_mean, running_var)
+    batch_norm_checks(training, running_mean, running_var)
     shape = input.shape
     nb, c = shape[0], shape[1]
     s = math.prod(shape[2:])

@@ -243,7 +243,7 @@ def _planes(x):
     return np.ascontiguousarray(x.astype(ct, copy=False)).reshape(-1, x.shape[-2], x.shape[-1])
 
 
-def _max_geometry(self, kernel_size, stride, padding, dilation, ceil_mode):
+def max_geometry(self, kernel_size, stride, padding, dilation, ceil_mode):
     k = _pair("kernel_size", "max_pool2d", kernel_size)
     s = _pair("stride", "max_pool2d", stride, allow_empty=True) or k
     p = _pair("padding", "max_pool2d", padding)
@@ -264,7 +264,7 @@ def max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_m
     """
     if self.dtype.kind == "b":
         raise RuntimeError("\"max_pool2d\" not implemented for 'Bool'")
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow) = _max_geometry(
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow) = max_geometry(
         self, kernel_size, stride, padding, dilation, ceil_mode
     )
     x = _planes(self)
@@ -287,7 +287,7 @@ def max_pool2d_with_indices_backward(
     grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices
 ):
     """The gradient of max pooling: each output's gradient added at its index in the input."""
-    _max_geometry(self, kernel_size, stride, padding, dilation, ceil_mode)
+    max_geometry(self, kernel_size, stride, padding, dilation, ceil_mode)
     g = _planes(grad_output)
     out = np.zeros((g.shape[0],) + self.shape[-2:], dtype=g.dtype)
     if g.size:
@@ -295,7 +295,7 @@ def max_pool2d_with_indices_backward(
     return out.astype(self.dtype, copy=False).reshape(self.shape)
 
 
-def _avg_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override):
+def avg_geometry(self, kernel_size, stride, padding, ceil_mode, divisor_override):
     k = _pair("kernel_size", "avg_pool2d", kernel_size)
     s = _pair("stride", "avg_pool2d", stride, allow_empty=True) or k
     p = _pair("padding", "avg_pool2d", padding)
@@ -322,7 +322,7 @@ def avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
     """
     if self.dtype.kind == "b":
         raise RuntimeError("\"avg_pool2d\" not implemented for 'Bool'")
-    (kh, kw), (sh, sw), (ph, pw), (oh, ow) = _avg_geometry(self, kernel_size, stride, padding, ceil_mode,
+    (kh, kw), (sh, sw), (ph, pw), (oh, ow) = avg_geometry(self, kernel_size, stride, padding, ceil_mode,
                                                            divisor_override)  # fmt: skip
     x = _planes(self)
     out = np.empty((x.shape[0], oh, ow), dtype=x.dtype if x.dtype.kind == "f" else np.float64)
@@ -336,7 +336,7 @@ def avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
 def avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                         divisor_override):  # fmt: skip
     """The gradient of ``avg_pool2d``: each output's gradient spread evenly over its window."""
-    (kh, kw), (sh, sw), (ph, pw), _ = _avg_geometry(
+    (kh, kw), (sh, sw), (ph, pw), _ = avg_geometry(
         self, kernel_size, stride, padding, ceil_mode, divisor_override
     )
     g = _planes(grad_output)
@@ -346,7 +346,7 @@ def avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mo
     return out.astype(self.dtype, copy=False).reshape(self.shape)
 
 
-def _adaptive_check(self, output_size):
+def adaptive_check(self, output_size):
     if self.ndim not in (3, 4):
         raise RuntimeError(
             f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [{', '.join(map(str, self.shape))}]"
@@ -377,7 +377,7 @@ def adaptive_avg_pool2d(self, output_size):
     array([[[6.5, 8.5]]])
     """
     output_size = list(output_size)
-    _adaptive_check(self, output_size)
+    adaptive_check(self, output_size)
     oh, ow = output_size
     x = _planes(self)
     out = np.empty((x.shape[0], oh, ow), dtype=x.dtype)
@@ -386,7 +386,7 @@ def adaptive_avg_pool2d(self, output_size):
     return out.astype(self.dtype, copy=False).reshape(self.shape[:-2] + (oh, ow))
 
 
-def _adaptive_backward_check(grad_output, self):
+def adaptive_backward_check(grad_output, self):
     if grad_output.ndim != self.ndim:
         raise RuntimeError(
             f"adaptive_avg_pool2d_backward(): Expected grad_output to have the same dims as input, but got "
@@ -396,7 +396,7 @@ def _adaptive_backward_check(grad_output, self):
 
 def adaptive_avg_pool2d_backward(grad_output, self):
     """The gradient of ``adaptive_avg_pool2d`` (its output size is ``grad_output``'s last two sizes)."""
-    _adaptive_backward_check(grad_output, self)
+    adaptive_backward_check(grad_output, self)
     g = _planes(grad_output)
     out = np.zeros((g.shape[0],) + self.shape[-2:], dtype=g.dtype)
     if g.size:

@@ -4,7 +4,7 @@ The same algorithm, layout, checks and dtype rules as ``kernels/cpu/conv.py`` (w
 geometry are shared): every convolution is 2-d (a 1-d one gets a height-1 axis, as a zero stride),
 the input is unfolded into ``cols[(c, i, j), (n, y, x)]`` with the batch folded into the columns,
 and each group's weight rows multiply them in one batched product (``bmm``-shaped, over the groups)
-computed by ``kernels/cuda/linalg.py``'s ``_matmul``. Transposes and group splits are views with
+computed by ``kernels/cuda/linalg.py``'s ``batched_matmul``. Transposes and group splits are views with
 strides, which that product reads directly; the permutes between ``(N, C, L)`` and ``(C, N*L)`` are
 ``copy.gather``, which also casts to the compute dtype.
 
@@ -18,35 +18,37 @@ as the CPU's NumPy integer arithmetic wraps.
 import numpy as np
 from numba import cuda
 
-from ..cpu.conv import _check_dtypes, _check_output, _check_shapes, _geometry
+from ..cpu.conv import check_dtypes, check_output, check_shapes, conv_geometry
 from ..cpu.convert import compute_dtype
 from . import memory
 from .copy import contiguous_cast, gather, launch
-from .linalg import _matmul, _wrap_to
+from .linalg import batched_matmul, wrap_to
 
 _I64 = np.dtype(np.int64)
 
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """N-d convolution (1-d and 2-d), or its transpose, of device arrays, as ``torch.convolution``."""
-    _check_dtypes(input, weight, bias)
-    g, out_spatial, (stride, padding, dilation, output_padding) = _geometry(
+    check_dtypes(input, weight, bias)
+    g, out_spatial, (stride, padding, dilation, output_padding) = conv_geometry(
         input, weight, stride, padding, dilation, transposed, output_padding, groups
     )
-    _check_shapes(input, weight, bias, padding, dilation, transposed, groups)
-    _check_output(input, out_spatial, transposed, stride, dilation, output_padding)
+    check_shapes(input, weight, bias, padding, dilation, transposed, groups)
+    check_output(input, out_spatial, transposed, stride, dilation, output_padding)
     ct = compute_dtype(input.dtype)
     n, o = input.shape[0], weight.shape[1] * groups if transposed else weight.shape[0]
     shape = (n, o, *out_spatial)
     if not transposed:
         cols = _unfold(_image(input, ct), g)  # (C*k, N*L)
-        out = _matmul(_weight_groups(weight, ct, groups), _split_rows(cols, groups), ct)  # (G, Og, N*L)
+        out = batched_matmul(
+            _weight_groups(weight, ct, groups), _split_rows(cols, groups), ct
+        )  # (G, Og, N*L)
         out = _rows(out)  # (O, N*L)
         if bias is not None:
             _add_bias(out, bias, 1, o, out.shape[1])
         return _unfolded(out, n, shape, input.dtype)
     wt = _transposed(_weight_groups(weight, ct, groups))  # (G, Og*k, Cg)
-    cols = _rows(_matmul(wt, _folded(input, ct, groups), ct))  # (O*k, N*L)
+    cols = _rows(batched_matmul(wt, _folded(input, ct, groups), ct))  # (O*k, N*L)
     out = _fold(cols, g, n, o)  # (N, O, H, W)
     if bias is not None:
         _add_bias(out, bias, n, o, _size(g.image))
@@ -59,29 +61,33 @@ def convolution_backward(
 ):  # fmt: skip
     """``(grad_input, grad_weight, grad_bias)`` of ``convolution``; an output left out of
     ``output_mask`` is an empty array (PyTorch's undefined tensor)."""
-    _check_dtypes(input, weight, None)
-    g, _, _ = _geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups)
+    check_dtypes(input, weight, None)
+    g, _, _ = conv_geometry(input, weight, stride, padding, dilation, transposed, output_padding, groups)
     dt, ct = input.dtype, compute_dtype(input.dtype)
     n = input.shape[0]
     grad_input = grad_weight = grad_bias = memory.empty((0,), dt)
     if not transposed:
         gof = _folded(grad_output, ct, groups)  # (G, Og, N*L)
         if output_mask[0]:
-            cols = _rows(_matmul(_transposed(_weight_groups(weight, ct, groups)), gof, ct))  # (C*k, N*L)
+            cols = _rows(
+                batched_matmul(_transposed(_weight_groups(weight, ct, groups)), gof, ct)
+            )  # (C*k, N*L)
             grad_input = _cast(_fold(cols, g, n, input.shape[1]), input.shape, dt)
         if output_mask[1]:
             cols = _split_rows(_unfold(_image(input, ct), g), groups)  # (G, Cg*k, N*L)
-            grad_weight = _cast(_matmul(gof, _transposed(cols), ct), weight.shape, dt)
+            grad_weight = _cast(batched_matmul(gof, _transposed(cols), ct), weight.shape, dt)
         if output_mask[2]:
             grad_bias = _cast(_row_sums(gof), (grad_output.shape[1],), dt)
     else:
         if output_mask[0] or output_mask[1]:
             cols = _split_rows(_unfold(_image(grad_output, ct), g), groups)  # (G, Og*k, N*L): the grad
         if output_mask[0]:
-            rows = _rows(_matmul(_weight_groups(weight, ct, groups), cols, ct))  # (C, N*L)
+            rows = _rows(batched_matmul(_weight_groups(weight, ct, groups), cols, ct))  # (C, N*L)
             grad_input = _unfolded(rows, n, input.shape, dt)
         if output_mask[1]:
-            grad_weight = _cast(_matmul(_folded(input, ct, groups), _transposed(cols), ct), weight.shape, dt)
+            grad_weight = _cast(
+                batched_matmul(_folded(input, ct, groups), _transposed(cols), ct), weight.shape, dt
+            )
         if output_mask[2]:
             grad_bias = _cast(_row_sums(_folded(grad_output, ct, 1)), (grad_output.shape[1],), dt)
     return grad_input, grad_weight, grad_bias
@@ -161,7 +167,7 @@ def _row_sums(a):
     of ones (a zero-stride view of one element), through the product's row-dot kernel."""
     one = memory.from_host(np.ones(1, a.dtype))
     z, _, k = a.shape
-    return _matmul(a, memory.raw_view(one, a.dtype, (z, k, 1), (0, 0, 0), 0), a.dtype)
+    return batched_matmul(a, memory.raw_view(one, a.dtype, (z, k, 1), (0, 0, 0), 0), a.dtype)
 
 
 # --- the unfolding kernels -----------------------------------------------------------------------
@@ -230,7 +236,7 @@ def _kernel(factory, dt):
 def _acc(dt):
     """The sum's dtype and its conversion: int64 for integers (wrapped when stored), else ``dt``."""
     acc = _I64 if dt.kind in "iu" else dt
-    return acc.type(0), acc.type, _wrap_to(dt)
+    return acc.type(0), acc.type, wrap_to(dt)
 
 
 def _col2im_kernel(dt):

@@ -41,13 +41,13 @@ _MAX_GRID_Z = 65535  # CUDA's limit on gridDim.z: longer batches take several la
 def mm(self, mat2):
     """Matrix product of two 2-d device arrays of the same dtype (see ``kernels/cpu/linalg.py``)."""
     check_mm(self, mat2)
-    return _unbatch(_matmul(_batch_of_one(self), _batch_of_one(mat2), self.dtype))
+    return _unbatch(batched_matmul(_batch_of_one(self), _batch_of_one(mat2), self.dtype))
 
 
 def bmm(self, mat2):
     """Batched matrix product of two 3-d device arrays: ``(b, n, k) @ (b, k, m) -> (b, n, m)``."""
     check_bmm(self, mat2)
-    return _matmul(self, mat2, self.dtype)
+    return batched_matmul(self, mat2, self.dtype)
 
 
 def addmm(self, mat1, mat2, beta, alpha):
@@ -67,7 +67,7 @@ def addmm(self, mat1, mat2, beta, alpha):
     c = None
     if beta != 0:
         c = _batch_of_one(_broadcast(self, shape))
-    return _unbatch(_matmul(a, b, dtype, alpha, beta, c))
+    return _unbatch(batched_matmul(a, b, dtype, alpha, beta, c))
 
 
 def dot(self, tensor):
@@ -76,7 +76,7 @@ def dot(self, tensor):
     (k,), (sa,), (sb,) = self.shape, self.strides, tensor.strides
     a = memory.raw_view(self, self.dtype, (1, 1, k), (0, 0, sa), 0)
     b = memory.raw_view(tensor, tensor.dtype, (1, k, 1), (0, sb, 0), 0)
-    out = _matmul(a, b, self.dtype)
+    out = batched_matmul(a, b, self.dtype)
     return memory.raw_view(out, out.dtype, (), (), 0)
 
 
@@ -85,7 +85,7 @@ def mv(self, vec):
     check_mv(self, vec)
     (k,), (s,) = vec.shape, vec.strides
     b = memory.raw_view(vec, vec.dtype, (1, k, 1), (0, s, 0), 0)
-    out = _matmul(_batch_of_one(self), b, self.dtype)  # (1, n, 1)
+    out = batched_matmul(_batch_of_one(self), b, self.dtype)  # (1, n, 1)
     return memory.raw_view(out, out.dtype, out.shape[1:2], out.strides[1:2], 0)
 
 
@@ -112,7 +112,7 @@ def _broadcast(a, shape):
 # --- the product -------------------------------------------------------------------------------
 
 
-def _matmul(a, b, dtype, alpha=1, beta=0, c=None):
+def batched_matmul(a, b, dtype, alpha=1, beta=0, c=None):
     """``alpha * (a @ b) + beta * c`` for 3-d views ``a`` ``(z, m, k)``, ``b`` ``(z, k, n)`` and
     ``c`` (``(z, m, n)`` or None), as a new C-contiguous ``(z, m, n)`` array of ``dtype``.
 
@@ -176,7 +176,7 @@ def _tile(m: int, n: int) -> int:
     return t
 
 
-def _wrap_to(out):
+def wrap_to(out):
     """A device function taking a sum in the accumulator's dtype to a value ``out``'s dtype holds:
     an int64 wrapped into a narrower integer, as PyTorch's integer products wrap.
 
@@ -215,7 +215,7 @@ def _tiled_kernel(acc, out, tile: int):
     if kernel is not None:
         return kernel
     acc_t, zero, conv = from_dtype(acc), acc.type(0), acc.type
-    wrap = _wrap_to(out)
+    wrap = wrap_to(out)
 
     @cuda.jit
     def tiled(a, a_s, b, b_s, z0, m, n, k, alpha, beta, has_c, c, c_s, out):
@@ -264,7 +264,7 @@ def _rowdot_kernel(acc, out, threads: int):
     if kernel is not None:
         return kernel
     acc_t, zero, conv = from_dtype(acc), acc.type(0), acc.type
-    wrap = _wrap_to(out)
+    wrap = wrap_to(out)
 
     @cuda.jit
     def rowdot(a, a_s, b, b_s, m, k, alpha, beta, has_c, c, c_s, out):

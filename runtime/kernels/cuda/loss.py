@@ -17,7 +17,7 @@ import numpy as np
 from numba import cuda, from_dtype
 
 from ..cpu.convert import compute_dtype
-from ..cpu.loss import _MEAN, _NONE, _check_bounds
+from ..cpu.loss import MEAN, NONE, check_target_bounds
 from . import memory
 from .copy import contiguous_cast, launch, zero_
 from .reduce import _MAX_THREADS, _threads
@@ -42,10 +42,10 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     bad = memory.from_host(np.array([n], np.int64))
     launch(_pick_rows, n, xs, s0, s1, c, t, ts, w, ws, ignore_index, losses, picked, bad)
     _raise_out_of_bounds(t, ts, bad, n)
-    if reduction == _NONE:
+    if reduction == NONE:
         return _as(losses, (n,), dt), memory.from_host(np.zeros((), dt))
     out, total = memory.empty((1,), acc), memory.empty((1,), acc)
-    _sum_kernel(acc)[1, _threads(n)](losses, picked, reduction == _MEAN, out, total)
+    _sum_kernel(acc)[1, _threads(n)](losses, picked, reduction == MEAN, out, total)
     return _as(out, (), dt), _as(total, (), dt)
 
 
@@ -70,7 +70,7 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
     out = memory.empty((n, c), acc)
     zero_(out)
     bad = memory.from_host(np.array([n], np.int64))
-    mean = reduction == _MEAN
+    mean = reduction == MEAN
     launch(_scatter_rows, n, n, c, t, ts, w, ws, ignore_index, g, gs, tw, mean, memory.flat(out), bad)
     _raise_out_of_bounds(t, ts, bad, n)
     return _as(out, (n, c), dt)
@@ -179,7 +179,7 @@ def _raise_out_of_bounds(target, ts, bad, n: int) -> None:
     """The CPU kernel's IndexError for the first row whose target is out of bounds, if any."""
     first = int(bad.copy_to_host()[0])
     if first < n:
-        _check_bounds(target, first * ts)
+        check_target_bounds(target, first * ts)
 
 
 def _as(arr, shape, dtype):

@@ -16,7 +16,7 @@ import numpy as np
 from numba import cuda
 
 from ..cpu.convert import compute_dtype
-from ..cpu.norm import _batch_norm_checks
+from ..cpu.norm import batch_norm_checks
 from . import memory
 from .copy import contiguous_cast, copy_into, launch
 from .reduce import _MAX_THREADS, _threads
@@ -263,7 +263,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     >>> memory.to_host(rm), memory.to_host(rv)
     (array([0.5, 1.5]), array([1.5, 4.5]))
     """
-    _batch_norm_checks(training, running_mean, running_var)
+    batch_norm_checks(training, running_mean, running_var)
     shape = tuple(input.shape)
     nb, c = shape[0], shape[1]
     s = math.prod(shape[2:])

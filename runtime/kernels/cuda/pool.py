@@ -1,8 +1,8 @@
 """2-d pooling over device arrays: max (with indices), average and adaptive average, and their
 backward (numba.cuda).
 
-Same signatures, checks (the CPU module's ``_max_geometry``, ``_avg_geometry``, ``_adaptive_check``
-and ``_adaptive_backward_check``, imported), dtype rules and results as ``kernels/cpu/pool.py``:
+Same signatures, checks (the CPU module's ``max_geometry``, ``avg_geometry``, ``adaptive_check``
+and ``adaptive_backward_check``, imported), dtype rules and results as ``kernels/cpu/pool.py``:
 inputs are (N, C, H, W) or unbatched (C, H, W), indices are positions in the flattened (H, W) plane,
 float16 is pooled in float32, integer averages are truncated. The input (any layout) is first
 gathered into a C-contiguous array in the compute dtype (``contiguous_cast``; no copy when it
@@ -24,7 +24,7 @@ import numpy as np
 from numba import cuda
 
 from ..cpu.convert import compute_dtype
-from ..cpu.pool import _adaptive_backward_check, _adaptive_check, _avg_geometry, _max_geometry, avg_window
+from ..cpu.pool import adaptive_backward_check, adaptive_check, avg_geometry, avg_window, max_geometry
 from . import memory
 from .copy import contiguous_cast, launch, zero_
 
@@ -207,7 +207,7 @@ def max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_m
     """
     if self.dtype.kind == "b":
         raise RuntimeError("\"max_pool2d\" not implemented for 'Bool'")
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow) = _max_geometry(
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow) = max_geometry(
         _meta(self), kernel_size, stride, padding, dilation, ceil_mode
     )
     ct = compute_dtype(self.dtype)
@@ -232,7 +232,7 @@ def max_pool2d_with_indices_backward(
     array([[[0., 0.],
             [0., 1.]]])
     """
-    _max_geometry(_meta(self), kernel_size, stride, padding, dilation, ceil_mode)
+    max_geometry(_meta(self), kernel_size, stride, padding, dilation, ceil_mode)
     ct = compute_dtype(grad_output.dtype)
     oh, ow = tuple(grad_output.shape)[-2:]
     h, w = tuple(self.shape)[-2:]
@@ -256,7 +256,7 @@ def avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
     """
     if self.dtype.kind == "b":
         raise RuntimeError("\"avg_pool2d\" not implemented for 'Bool'")
-    (kh, kw), (sh, sw), (ph, pw), (oh, ow) = _avg_geometry(
+    (kh, kw), (sh, sw), (ph, pw), (oh, ow) = avg_geometry(
         _meta(self), kernel_size, stride, padding, ceil_mode, divisor_override
     )
     ct = compute_dtype(self.dtype)
@@ -279,7 +279,7 @@ def avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mo
     array([[[0.25, 0.25],
             [0.25, 0.25]]])
     """
-    (kh, kw), (sh, sw), (ph, pw), _ = _avg_geometry(
+    (kh, kw), (sh, sw), (ph, pw), _ = avg_geometry(
         _meta(self), kernel_size, stride, padding, ceil_mode, divisor_override
     )
     ct = compute_dtype(grad_output.dtype)
@@ -302,7 +302,7 @@ def adaptive_avg_pool2d(self, output_size):
     array([[[6.5, 8.5]]])
     """
     output_size = list(output_size)
-    _adaptive_check(_meta(self), output_size)
+    adaptive_check(_meta(self), output_size)
     oh, ow = output_size
     ct = compute_dtype(self.dtype)
     planes, h, w = _planes_of(self)
@@ -320,7 +320,7 @@ def adaptive_avg_pool2d_backward(grad_output, self):
     array([[[0.25, 0.25],
             [0.25, 0.25]]])
     """
-    _adaptive_backward_check(grad_output, self)
+    adaptive_backward_check(grad_output, self)
     ct = compute_dtype(grad_output.dtype)
     oh, ow = tuple(grad_output.shape)[-2:]
     h, w = tuple(self.shape)[-2:]
