@@ -28,9 +28,11 @@ def to_copy(
 ):
     dtype = self._dtype if dtype is None else dtype
     device = self._device if device is None else _dev.canonical(device)
-    if device == self._device and device.type == "cpu":
-        from ..kernels.cpu.shape import to_dtype
-
+    if device == self._device:
+        if device.type == "cpu":
+            from ..kernels.cpu.shape import to_dtype
+        else:
+            from ..kernels.cuda.copy import to_dtype
         return wrap(to_dtype(self._data, dtype.np), device)
     host = self._host().astype(dtype.np)
     return wrap(_host_to(device, host) if device.type != "cpu" else host, device)

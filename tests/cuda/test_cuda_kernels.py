@@ -197,6 +197,28 @@ def test_copy_into_overlapping(K):
     np.testing.assert_array_equal(host(K, d), [0, 1, 0, 1, 2, 3, 4, 5])
 
 
+@pytest.mark.parametrize("make", [
+    lambda m, d: m.arange(24.0, device=d).view(2, 3, 4).permute(2, 0, 1),
+    lambda m, d: m.arange(24.0, device=d).view(4, 6)[:, 1:5:2],
+    lambda m, d: m.arange(3.0, device=d).view(3, 1).expand(3, 4),
+    lambda m, d: m.ones(0, 3, device=d).t(),
+])  # fmt: skip
+def test_clone_and_dtype_copies_keep_the_cpus_layout(make):
+    """clone (preserve and contiguous formats) and same-device dtype copies lay the result out as the
+    CPU does, converting on the device."""
+    import yaten
+
+    for copy in (
+        lambda t: t.clone(),
+        lambda t: t.clone(memory_format=yaten.contiguous_format),
+        lambda t: t.to(yaten.float16),
+        lambda t: t.int(),
+    ):
+        want, got = copy(make(yaten, "cpu")), copy(make(yaten, "cuda"))
+        assert got.device.type == "cuda" and got.dtype == want.dtype and got.stride() == want.stride()
+        assert got.tolist() == want.tolist()
+
+
 def test_copy_into_bad_shape(K):
     with pytest.raises(
         RuntimeError, match=r"The size of tensor a \(4\) must match the size of tensor b \(3\)"

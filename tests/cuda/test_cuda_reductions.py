@@ -1,5 +1,5 @@
-"""max / min (with indices), amax / amin, argmax / argmin, prod, all / any, var / std and logsumexp
-on ``cuda`` (runtime/kernels/cuda/reduce.py).
+"""max / min (with indices), amax / amin, argmax / argmin, prod, all / any, var / std, logsumexp and
+norm on ``cuda`` (runtime/kernels/cuda/reduce.py).
 
 Every op runs on cuda tensors and must give the CPU kernel's values, dtypes, shapes and errors (type
 and message); the results stay on the device. Run under ``NUMBA_ENABLE_CUDASIM=1`` on machines
@@ -122,6 +122,16 @@ CALLS = {
     "std-dim-2-keepdim": lambda x: x.std(-2, keepdim=True),
     "logsumexp-dim1": lambda x: yaten.logsumexp(x, 1),
     "logsumexp-dims-keepdim": lambda x: x.logsumexp((0, 1), keepdim=True),
+    "norm": lambda x: x.norm(),
+    "norm-p1": lambda x: yaten.norm(x, 1),
+    "norm-p2-dims": lambda x: x.norm(2, (0, 1)),
+    "norm-p3-dim1": lambda x: x.norm(3, 1),
+    "norm-p0.5-dims-keepdim": lambda x: yaten.norm(x, 0.5, (-1, 0), True),
+    "norm-p-1.5-dim0": lambda x: x.norm(-1.5, 0),  # a zero in a column: |0|**-1.5 is inf, the norm 0
+    "norm-inf-dim-1": lambda x: x.norm(float("inf"), -1),
+    "norm--inf-dim0-keepdim": lambda x: x.norm(float("-inf"), 0, keepdim=True),
+    "norm-p0-dim1": lambda x: x.norm(0, 1),  # the count of nonzeros (NaN counts)
+    "norm-bool-p": lambda x: x.norm(True),  # p = 1
 }
 
 KINDS = ["float32", "float64-nan", "float32-nan-strided", "int64-strided", "bool"]
@@ -172,6 +182,9 @@ def test_results_are_new_arrays_on_cuda():
         lambda x: x.var(correction=0),
         lambda x: x.std(0),
         lambda x: x.logsumexp(0),
+        lambda x: x.norm(),
+        lambda x: x.norm(3, 0),
+        lambda x: x.norm(float("-inf"), -1, keepdim=True),
     ],
 )
 @pytest.mark.parametrize("dtype", [np.float32, np.int64])
@@ -188,6 +201,9 @@ def test_zero_dim_inputs(call, dtype):
         lambda x: x.prod(0),
         lambda x: x.logsumexp(1),
         lambda x: x.std(1, correction=0),
+        lambda x: x.norm(2, 1),  # 65000**2 overflows half, not float32
+        lambda x: x.norm(3, 0),
+        lambda x: x.norm(float("inf"), 1),
     ],
 )
 def test_float16_is_computed_in_float32(call):
@@ -214,6 +230,13 @@ ERRORS = {
     "std-bool": (lambda x: (x > 0).std(0), (2, 3)),
     "all-repeated-dim": (lambda x: x.all((0, 0)), (2, 3)),
     "logsumexp-out-of-range": (lambda x: x.logsumexp(5), (2, 3)),
+    "norm-int": (lambda x: x.long().norm(), (2, 3)),
+    "norm-bool": (lambda x: (x > 0).norm(1, 0), (2, 3)),
+    "norm-out-of-range": (lambda x: x.norm(2, 2), (2, 3)),
+    "norm-repeated-dim": (lambda x: x.norm(2, (1, -1)), (2, 3)),
+    "norm-inf-empty": (lambda x: x.norm(float("inf")), (0, 3)),
+    "norm--inf-empty-dims": (lambda x: x.norm(float("-inf"), (1, 0)), (3, 0)),
+    "norm-negative-p-empty-dim": (lambda x: x.norm(-1, 0, keepdim=True), (0, 3)),
 }
 
 
@@ -239,6 +262,11 @@ def test_errors_match_cpu(name):
         lambda x: x.var(0),  # no elements: NaN
         lambda x: x.logsumexp(0),  # log(0)
         lambda x: x.sum(0),
+        lambda x: x.norm(),  # empty sums: 0
+        lambda x: x.norm(3, 0),
+        lambda x: x.norm(0, (0,), keepdim=True),
+        lambda x: x.norm(float("inf"), 1),  # no row at all: nothing to check
+        lambda x: x.norm(-2, -1),
     ],
 )
 def test_empty_inputs(call):
@@ -253,6 +281,11 @@ def test_infinities():
         lambda x: tuple(x.max(1)),
         lambda x: x.argmin(0),
         lambda x: x.var(1),
+        lambda x: x.norm(2, 1),
+        lambda x: x.norm(float("-inf"), 1),
+        lambda x: x.norm(float("inf"), 0),
+        lambda x: x.norm(-1, 0),
+        lambda x: x.norm(0, 1),
     ):
         _compare(call, a)
 
@@ -265,6 +298,10 @@ def test_long_rows_are_split_over_blocks():
     a[1700] = a[300] = np.nan
     _compare(lambda x: x.max(0), a)
     _compare(lambda x: x.logsumexp(0), a[:2060])
+    a[1700] = a[300] = 0.5
+    # p travels to both passes as one value for every row.
+    for p in (3, 2, 0, float("inf"), -0.5):
+        _compare(lambda x, p=p: x.norm(p), a)
 
 
 # --- gradients ----------------------------------------------------------------------------------
@@ -289,11 +326,23 @@ def _grads(fn, a):
         lambda x: x.var(0),
         lambda x: x.std(1, keepdim=True),
         lambda x: x.logsumexp(1),
+        lambda x: x.norm(),
+        lambda x: x.norm(1, 1),
+        lambda x: yaten.norm(x, 3, 0, keepdim=True),
+        lambda x: x.norm(0.5, 1),
+        lambda x: x.norm(float("inf"), 1),  # row 0 has a tie: the gradient is spread over it
     ],
 )
 def test_gradients_match_cpu(fn):
     got, want = _grads(fn, np.array([[1.0, 3.0, 3.0], [2.0, -1.0, 0.5]]))
     _same(got, want)
+
+
+def test_norm0_has_no_gradient():
+    for device in ("cpu", "cuda"):
+        x = yaten.tensor([[1.0, 0.0], [2.0, 3.0]], device=device, requires_grad=True)
+        x.norm(0, 1).sum().backward()
+        assert x.grad is None
 
 
 @pytest.mark.skipif(
@@ -324,6 +373,18 @@ cases = [
     (R._ALL, np.uint8, np.uint8, R._keep, R._keep_total),
     (R._ANY, np.uint8, np.uint8, R._keep, R._keep_total),
 ]
+# The norms (and the second pass of a split row, which only combines and finishes).
+for dt in (np.float32, np.float64):
+    cases += [
+        (R._SUM, dt, dt, R._square, R._root),
+        (R._SUM, dt, dt, R._keep, R._root),
+        (R._SUM, dt, dt, R._magnitude, R._keep_total),
+        (R._SUM, dt, dt, R._nonzero, R._keep_total),
+        (R._SUM, dt, dt, R._magnitude_pow, R._pow_div),
+        (R._SUM, dt, dt, R._keep, R._pow_div),
+        (R._MAX, dt, dt, R._magnitude, R._keep_total),
+        (R._MIN, dt, dt, R._magnitude, R._keep_total),
+    ]
 for op in (R._MAX, R._MIN, R._ARGMAX, R._ARGMIN):
     for dt in (np.float32, np.int64, np.uint8):
         cases.append((op, dt, dt, R._keep, R._keep_total))

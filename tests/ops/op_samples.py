@@ -149,7 +149,11 @@ EXPLICIT = {
     "any.dim": [Sample((_f(3, 4) > 0, 1), grad=False)],
     "any.dims": [Sample((_f(3, 4) > 0, [0]), grad=False)],
     "norm.Scalar": [Sample((_f(3, 4),)), Sample((_f(3, 4), 1)), Sample((_f(3, 4), 3))],
-    "norm.ScalarOpt_dim": [Sample((_f(3, 4), 2, [1])), Sample((_f(3, 4), 1, [0], True))],
+    "norm.ScalarOpt_dim": [
+        Sample((_f(3, 4), 2, [1])),
+        Sample((_f(3, 4), 1, [0], True)),
+        Sample((_f(3, 4), None, [1])),
+    ],
     "cumsum": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), 0))],
     "softmax.int": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), 0))],
     "log_softmax.int": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), -1))],

@@ -376,15 +376,10 @@ def scatter_add_(self, dim, index, src):
 # --- masks -------------------------------------------------------------------------------------------
 
 
-def masked_fill_(self, mask, value):
-    """``self[mask] = value`` in place; ``mask`` (bool) broadcasts to ``self``, ``value`` is a
-    number or a 0-d array.
-
-    >>> a = np.zeros((2, 2)); masked_fill_(a, np.array([True, False]), 1.5); a
-    array([[1.5, 0. ],
-           [1.5, 0. ]])
-    """
-    if isinstance(value, np.ndarray) and value.ndim > 0:
+def masked_fill_checks(self, mask, value) -> None:
+    """masked_fill_'s argument checks, on shapes, dtypes and strides only (any device's arrays), and
+    PyTorch's deprecation warning for an expanded ``self``; ``value`` is a number or a 0-d array."""
+    if getattr(value, "ndim", 0) > 0:
         raise RuntimeError(
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{value.ndim} dimension(s)."
@@ -395,7 +390,7 @@ def masked_fill_(self, mask, value):
             f"{_TYPEID_NAME[mask.dtype.name]}"
         )
     shape = _infer_size(self.shape, mask.shape)
-    if shape != self.shape:
+    if shape != tuple(self.shape):
         raise RuntimeError(
             f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}"
         )
@@ -405,9 +400,28 @@ def masked_fill_(self, mask, value):
             "before performing this operation. This also applies to advanced indexing e.g. "
             "tensor[mask] = scalar",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,  # the caller of masked_fill_
         )
+
+
+def masked_fill_(self, mask, value):
+    """``self[mask] = value`` in place; ``mask`` (bool) broadcasts to ``self``, ``value`` is a
+    number or a 0-d array.
+
+    >>> a = np.zeros((2, 2)); masked_fill_(a, np.array([True, False]), 1.5); a
+    array([[1.5, 0. ],
+           [1.5, 0. ]])
+    """
+    masked_fill_checks(self, mask, value)
     np.copyto(self, _scalar_to(value, self.dtype), where=mask)
+
+
+def masked_select_checks(self, mask) -> tuple:
+    """masked_select's argument checks, on shapes and dtypes only (any device's arrays); returns the
+    broadcast shape of ``self`` and ``mask``."""
+    if mask.dtype != _BOOL:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    return _infer_size(mask.shape, self.shape)
 
 
 def masked_select(self, mask):
@@ -416,9 +430,7 @@ def masked_select(self, mask):
     >>> masked_select(np.array([[1, 2], [3, 4]]), np.array([True, False]))
     array([1, 3])
     """
-    if mask.dtype != _BOOL:
-        raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = _infer_size(mask.shape, self.shape)
+    shape = masked_select_checks(self, mask)
     return np.broadcast_to(self, shape)[np.broadcast_to(mask, shape)]
 
 
@@ -443,12 +455,17 @@ def nonzero(self):
 # --- advanced indexing -------------------------------------------------------------------------------
 
 
-def _expand_indices(self: np.ndarray, indices) -> tuple:
-    """Check ``indices`` as aten::index does; masks become their nonzero() index arrays.
+def expand_indices(self, indices, mask_indices=np.nonzero) -> tuple:
+    """Check ``indices`` as aten::index does, on shapes and dtypes (any device's arrays); masks become
+    index arrays through ``mask_indices`` (a mask -> one int64 array per mask dim: ``np.nonzero`` here,
+    the device's nonzero for device arrays).
 
     Returns (entries, shape): one entry per dim consumed (None = full slice, else an int index array)
     and the broadcast shape of the index arrays. A 0-d mask consumes no dim and is dropped, as torch's
     expandTensors drops it.
+
+    >>> expand_indices(np.zeros((2, 3)), [None, np.array([True, False, True])])
+    ([None, array([0, 2])], (2,))
     """
     indices = list(indices)
     if not indices:
@@ -476,7 +493,7 @@ def _expand_indices(self: np.ndarray, indices) -> tuple:
                     f"The shape of the mask {list(idx.shape)} at index {j} does not match the "
                     f"shape of the indexed tensor {list(self.shape)} at index {src}"
                 )
-        entries.extend(np.nonzero(idx) if idx.ndim else ())
+        entries.extend(mask_indices(idx) if idx.ndim else ())
     arrays = [e for e in entries if e is not None]
     try:
         shape = np.broadcast_shapes(*(a.shape for a in arrays))
@@ -486,6 +503,18 @@ def _expand_indices(self: np.ndarray, indices) -> tuple:
             f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
         ) from None
     return entries, shape
+
+
+def index_out_of_bounds_error(value: int, k: int, n: int) -> IndexError:
+    """aten::index's error for ``value``, the first bad index (C order over the broadcast shape, then
+    the ``k``-th index array first), outside [-n, n) for its dim of size ``n``.
+
+    >>> index_out_of_bounds_error(5, 1, 4)
+    IndexError('index 5 is out of bounds for dimension 1 with size 4')
+    """
+    if n == 0:
+        return IndexError("index is out of bounds for dimension with size 0")
+    return IndexError(f"index {value} is out of bounds for dimension {k} with size {n}")
 
 
 def _check_index_bounds(self: np.ndarray, entries: list, shape: tuple) -> list:
@@ -501,55 +530,41 @@ def _check_index_bounds(self: np.ndarray, entries: list, shape: tuple) -> list:
                 bad = (first, k, d, e)
     if bad is not None:
         first, k, d, e = bad
-        n = self.shape[d]
-        if n == 0:
-            raise IndexError("index is out of bounds for dimension with size 0")
         value = int(np.broadcast_to(e, shape).reshape(-1)[first])
-        raise IndexError(f"index {value} is out of bounds for dimension {k} with size {n}")
+        raise index_out_of_bounds_error(value, k, self.shape[d])
     return [
         None if e is None else np.where(e < 0, e + self.shape[d], e).astype(np.int64, copy=False)
         for d, e in enumerate(entries)
     ]
 
 
-def _result_layout(ndim: int, entries: list) -> tuple:
+def result_layout(ndim: int, entries: list) -> tuple:
     """(before, adv, after): the sliced dims placed before the broadcast index dims, the indexed dims,
-    and the sliced dims placed after. Index dims replace adjacent indexed dims in place, else lead."""
+    and the sliced dims placed after. Index dims replace adjacent indexed dims in place, else lead;
+    without any index array every dim comes before.
+
+    >>> result_layout(3, [None, np.array([0]), np.array([1])]), result_layout(3, [np.array([0]), None, np.array([1])])
+    (([0], [1, 2], []), ([], [0, 2], [1]))
+    """
     adv = [d for d, e in enumerate(entries) if e is not None]
+    if not adv:
+        return list(range(ndim)), [], []
     rest = [d for d in range(ndim) if d not in adv]
     adjacent = adv == list(range(adv[0], adv[-1] + 1))
     before = [d for d in rest if d < adv[0]] if adjacent else []
     return before, adv, [d for d in rest if d not in before]
 
 
-def index(self, indices):
-    """``self[indices]`` with torch's ``aten::index.Tensor`` semantics (None = full slice).
+def index_put_checks(self, entries: list, shape: tuple, values) -> tuple:
+    """index_put_'s checks of ``values`` against ``self`` and its expanded indices (``expand_indices``),
+    on shapes and dtypes (any device's arrays), and torch's warning for a ``self`` whose elements
+    overlap. Returns the shape of the indexing result, which ``values`` broadcasts to.
 
-    >>> index(np.arange(12).reshape(3, 4), [None, np.array([0, 3])])
-    array([[ 0,  3],
-           [ 4,  7],
-           [ 8, 11]])
+    >>> index_put_checks(np.zeros((2, 3)), [None, np.array([0, 2])], (2,), np.zeros(2))
+    (2, 2)
     """
-    entries, shape = _expand_indices(self, indices)
-    if all(e is None for e in entries):
-        return _c(self.copy())
-    _check_index_bounds(self, entries, shape)
-    key = tuple(slice(None) if e is None else e for e in entries)
-    return _c(self[key])
-
-
-def index_put_(self, indices, values, accumulate):
-    """``self[indices] = values`` (or ``+=`` with ``accumulate``, duplicates adding up), in place.
-
-    >>> a = np.zeros(3); index_put_(a, [np.array([0, 0, 2])], np.array([1.0, 2.0, 3.0]), True); a
-    array([3., 0., 3.])
-    """
-    entries, shape = _expand_indices(self, indices)
-    if all(e is None for e in entries):
-        result_shape = self.shape
-    else:
-        before, adv, after = _result_layout(self.ndim, entries)
-        result_shape = tuple(self.shape[d] for d in before) + shape + tuple(self.shape[d] for d in after)
+    before, _, after = result_layout(self.ndim, entries)
+    result_shape = tuple(self.shape[d] for d in before) + tuple(shape) + tuple(self.shape[d] for d in after)
     if values.ndim > len(result_shape) or any(
         v != 1 and v != r for v, r in zip(values.shape[::-1], result_shape[::-1])
     ):
@@ -569,8 +584,35 @@ def index_put_(self, indices, values, accumulate):
             "performing this operation. This also applies to advanced indexing e.g. "
             "tensor[indices] = tensor",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
+    return result_shape
+
+
+def index(self, indices):
+    """``self[indices]`` with torch's ``aten::index.Tensor`` semantics (None = full slice).
+
+    >>> index(np.arange(12).reshape(3, 4), [None, np.array([0, 3])])
+    array([[ 0,  3],
+           [ 4,  7],
+           [ 8, 11]])
+    """
+    entries, shape = expand_indices(self, indices)
+    if all(e is None for e in entries):
+        return _c(self.copy())
+    _check_index_bounds(self, entries, shape)
+    key = tuple(slice(None) if e is None else e for e in entries)
+    return _c(self[key])
+
+
+def index_put_(self, indices, values, accumulate):
+    """``self[indices] = values`` (or ``+=`` with ``accumulate``, duplicates adding up), in place.
+
+    >>> a = np.zeros(3); index_put_(a, [np.array([0, 0, 2])], np.array([1.0, 2.0, 3.0]), True); a
+    array([3., 0., 3.])
+    """
+    entries, shape = expand_indices(self, indices)
+    result_shape = index_put_checks(self, entries, shape, values)
     if all(e is None for e in entries):
         if accumulate:
             self += values
@@ -581,6 +623,7 @@ def index_put_(self, indices, values, accumulate):
     if not accumulate:
         self[tuple(slice(None) if e is None else e for e in wrapped)] = values
         return
+    before, adv, after = result_layout(self.ndim, entries)
     # float16 sums run in a float32 copy, rounded to float16 after every add as torch's Half adds are.
     half = self.dtype == _F16
     target = self.astype(_F32) if half else self

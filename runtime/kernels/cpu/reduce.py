@@ -443,6 +443,44 @@ def any_dims(self, dim, keepdim):
     return _logical(self, dim, keepdim, np.logical_or)
 
 
+def _norm_checks(a, p, dim, dtype):
+    """``(p as a float, the axes reduced, the result dtype)`` of a norm, after its checks (shared with
+    the cuda kernel)."""
+    if not _is_float(a.dtype):
+        raise RuntimeError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_name(a.dtype)}"
+        )
+    dtype = _opt_dtype(dtype)
+    if dtype is not None:
+        if not _is_float(dtype):
+            raise RuntimeError(
+                f"linalg.vector_norm: dtype should be floating point or complex, but got {_name(dtype)}"
+            )
+        if dtype.itemsize < a.dtype.itemsize:
+            raise RuntimeError(
+                f"linalg.vector_norm: the dtype of the input ({_name(a.dtype)}) should be convertible "
+                f"without narrowing to the specified dtype ({_name(dtype)})"
+            )
+    out = dtype or a.dtype
+    axes = _reduce_axes(dim, a.ndim)
+    p = 2.0 if p is None else float(p)  # ScalarOpt_dim: None is the 2-norm
+    if p < 0 or p == math.inf:
+        # max and min have no identity: they cannot reduce an empty dim.
+        dims = _dim_list(dim)
+        if not dims and a.size == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                "operation does not have an identity"
+            )
+        for d in dims if a.size == 0 else ():
+            if a.shape[_wrap_dim(d, a.ndim)] == 0:
+                raise RuntimeError(
+                    f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {d}because this "
+                    "dimension is empty and the operation does not have an identity"
+                )
+    return p, axes, out
+
+
 def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     """Vector ``p``-norm over ``dim`` (``None`` or ``()`` for all), as ``torch.linalg.vector_norm``.
 
@@ -451,38 +489,7 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     >>> norm(np.array([3.0, -4.0]), float("inf"), None, False, None)
     array(4.)
     """
-    if not _is_float(self.dtype):
-        raise RuntimeError(
-            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_name(self.dtype)}"
-        )
-    dtype = _opt_dtype(dtype)
-    if dtype is not None:
-        if not _is_float(dtype):
-            raise RuntimeError(
-                f"linalg.vector_norm: dtype should be floating point or complex, but got {_name(dtype)}"
-            )
-        if dtype.itemsize < self.dtype.itemsize:
-            raise RuntimeError(
-                f"linalg.vector_norm: the dtype of the input ({_name(self.dtype)}) should be convertible "
-                f"without narrowing to the specified dtype ({_name(dtype)})"
-            )
-    out = dtype or self.dtype
-    axes = _reduce_axes(dim, self.ndim)
-    p = float(p)
-    if p < 0 or p == math.inf:
-        # max and min have no identity: they cannot reduce an empty dim.
-        dims = _dim_list(dim)
-        if not dims and self.size == 0:
-            raise RuntimeError(
-                f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
-                "operation does not have an identity"
-            )
-        for d in dims if self.size == 0 else ():
-            if self.shape[_wrap_dim(d, self.ndim)] == 0:
-                raise RuntimeError(
-                    f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {d}because this "
-                    "dimension is empty and the operation does not have an identity"
-                )
+    p, axes, out = _norm_checks(self, p, dim, dtype)
     x = self.astype(compute_dtype(out), copy=False)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if p == 0:
@@ -505,17 +512,29 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
 # cumsum / softmax / log_softmax
 
 
+def cumsum_checks(self, dim, dtype, kernel: str) -> tuple:
+    """cumsum's argument checks, on shapes and dtypes only (any device's arrays).
+
+    Returns ``(d, out)``: the wrapped dim and the result dtype (int64 for integers and bool unless
+    ``dtype`` is given). A bool result has no scan kernel; ``kernel`` is the name PyTorch's error
+    gives it on the device (``cumsum_out_cpu``, ``cumsum_cuda``).
+    """
+    out = _sum_out_dtype(self, _opt_dtype(dtype))
+    d = _wrap_dim(dim, self.ndim)
+    if out == _BOOL and self.ndim and self.size:  # PyTorch only looks for a kernel when there is a scan
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    return d, out
+
+
 def cumsum(self, dim, dtype):
-    """Running sum along ``dim``; integers and bool give int64 unless ``dtype`` is given.
+    """Running sum along ``dim``; integers and bool give int64 unless ``dtype`` is given. The result is
+    C-contiguous.
 
     >>> cumsum(np.array([[1, 2], [3, 4]], np.uint8), 0, None)
     array([[1, 2],
            [4, 6]])
     """
-    out = _sum_out_dtype(self, _opt_dtype(dtype))
-    d = _wrap_dim(dim, self.ndim)
-    if out == _BOOL and self.ndim and self.size:  # PyTorch only looks for a kernel when there is a scan
-        raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
+    d, out = cumsum_checks(self, dim, dtype, "cumsum_out_cpu")
     if self.size == 0:
         return np.empty(self.shape, out)
     src, acc = _prepare(self, out)
@@ -527,7 +546,8 @@ def cumsum(self, dim, dtype):
         acc = _F64
     if self.ndim == 0:
         return np.array(src, dtype=out)  # src may be a NumPy scalar: 0-d comparisons return one
-    return _as_new(np.cumsum(src, axis=d, dtype=acc), out)
+    # C-contiguous whatever the input's layout, as PyTorch's result.
+    return np.ascontiguousarray(_as_new(np.cumsum(src, axis=d, dtype=acc), out))
 
 
 def _softmax_checks(a, dim, half_to_float, name):

@@ -29,18 +29,26 @@ def _check_no_internal_overlap(a: np.ndarray) -> None:
         raise RuntimeError(_OVERLAP_MSG)
 
 
-def _empty_like_preserve(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """An uninitialised array shaped like ``a`` in ``a``'s memory layout (torch's preserve_format)."""
+def preserve_strides(a) -> tuple:
+    """``(element strides, elements spanned)`` of a new array shaped like ``a`` in ``a``'s memory
+    layout (torch's preserve_format); reads only shape and strides, so the cuda kernels share it."""
     shape = a.shape
+    item = a.dtype.itemsize
     # NumPy views may have negative strides, torch's never do: order by stride magnitude.
-    strides = [abs(st) // a.itemsize for st in a.strides]
+    strides = [abs(st) // item for st in a.strides]
     if a.size == 0 and 0 in strides:  # NumPy zeroes an empty array's strides; torch would not
         strides = infer_dense_strides(shape, [1] * len(shape))
     elif 0 not in shape:  # torch treats every empty tensor as dense
         strides = preserve_format_strides(shape, strides)
     n = 1 + sum((s - 1) * st for s, st in zip(shape, strides)) if all(shape) else 0
+    return tuple(strides), n
+
+
+def _empty_like_preserve(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """An uninitialised array shaped like ``a`` in ``a``'s memory layout (torch's preserve_format)."""
+    strides, n = preserve_strides(a)
     buf = np.empty(n, dtype)
-    return np.ndarray(shape, dtype, buf, 0, tuple(st * buf.itemsize for st in strides))
+    return np.ndarray(a.shape, dtype, buf, 0, tuple(st * buf.itemsize for st in strides))
 
 
 # --- kernels -----------------------------------------------------------------------------------------
@@ -102,15 +110,21 @@ def flip(self, dims):
     array([[2, 1, 0],
            [5, 4, 3]])
     """
+    wrapped = flip_checks(self, dims)
+    out = _empty_like_preserve(self, self.dtype)
+    out[...] = np.flip(self, wrapped) if self.ndim else self
+    return out
+
+
+def flip_checks(self, dims) -> tuple:
+    """The wrapped ``dims`` of a ``flip``, none repeated (shared with the cuda kernel)."""
     wrapped = []
     for dim in dims:
         d = _wrap_dim(dim, self.ndim)
         if d in wrapped:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         wrapped.append(d)
-    out = _empty_like_preserve(self, self.dtype)
-    out[...] = np.flip(self, tuple(wrapped)) if self.ndim else self
-    return out
+    return tuple(wrapped)
 
 
 def roll(self, shifts, dims):
@@ -120,17 +134,25 @@ def roll(self, shifts, dims):
     array([[5, 0, 1],
            [2, 3, 4]])
     """
+    shifts, axes = roll_checks(self, shifts, dims)
+    if axes is None:
+        return _c(np.roll(self, shifts[0]))
+    return _c(np.roll(self, shifts, axes))
+
+
+def roll_checks(self, shifts, dims) -> tuple:
+    """``(shifts, wrapped dims)`` of a ``roll``; the dims are None for a roll of the flattened input
+    (one shift, no dims). Shared with the cuda kernel."""
     shifts, dims = tuple(shifts), tuple(dims)
     if not shifts:
         raise RuntimeError("`shifts` required")
     if not dims and len(shifts) == 1:
-        return _c(np.roll(self, shifts[0]))
+        return shifts, None
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     if self.ndim == 0:
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
-    axes = tuple(_wrap_dim(d, self.ndim) for d in dims)
-    return _c(np.roll(self, shifts, axes))
+    return shifts, tuple(_wrap_dim(d, self.ndim) for d in dims)
 
 
 def repeat(self, repeats):
@@ -141,16 +163,24 @@ def repeat(self, repeats):
            [1, 2, 1, 2]])
     """
     repeats = tuple(repeats)
+    repeat_checks(self, repeats)
+    return _c(np.tile(self, repeats))
+
+
+def repeat_checks(self, repeats) -> tuple:
+    """``(self's shape with leading 1s for the extra repeats, the result's shape)`` of a ``repeat``
+    (shared with the cuda kernel)."""
+    repeats = tuple(repeats)
     if len(repeats) < self.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
         )
-    padded = (1,) * (len(repeats) - self.ndim) + self.shape
+    padded = (1,) * (len(repeats) - self.ndim) + tuple(self.shape)
     target = [s * r for s, r in zip(padded, repeats)]
     for n in target:
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {target}")
-    return _c(np.tile(self, repeats))
+    return padded, tuple(target)
 
 
 def clone(self, memory_format=None):

@@ -7,9 +7,13 @@ left (one for every dense copy). The assignment ``out[i] = src[j]`` is the cast:
 are ``!= 0``, floats to ints truncate, as NumPy's ``astype``.
 """
 
+import numbers
+
 import numpy as np
 from numba import cuda
 
+from ..cpu.convert import scalar_to
+from ..cpu.shape import preserve_strides
 from . import memory
 
 THREADS = 256  # threads per block of the elementwise kernels
@@ -90,7 +94,7 @@ def copy_into(dst, src):
     total = dst.size
     if total == 0:
         return dst
-    if _overlap(dst, src) or _via_float32(src.dtype, dst.dtype):
+    if overlaps(dst, src) or _via_float32(src.dtype, dst.dtype):
         mid = _F32 if _via_float32(src.dtype, dst.dtype) else src.dtype
         src = _gather_new(src, src.shape, memory.span(src)[1], mid)
         src_strides = _expand_strides(src, shape, copy=True)
@@ -165,7 +169,8 @@ def _coalesce(shape, *strides):
     return tuple(n for n, _ in dims), tuple(tuple(st[k] for _, st in dims) for k in range(len(strides)))
 
 
-def _overlap(a, b) -> bool:
+def overlaps(a, b) -> bool:
+    """Whether the memory blocks of device arrays ``a`` and ``b`` overlap."""
     la = memory.span_bytes(a.shape, a.strides, a.dtype.itemsize)
     lb = memory.span_bytes(b.shape, b.strides, b.dtype.itemsize)
     if not la or not lb:
@@ -174,14 +179,41 @@ def _overlap(a, b) -> bool:
     return pa < pb + lb and pb < pa + la
 
 
+def empty_preserve(like, np_dtype):
+    """An uninitialised device array shaped like ``like`` in ``like``'s memory layout (torch's
+    preserve_format, by the CPU's rule)."""
+    strides, n = preserve_strides(like)
+    dt = np.dtype(np_dtype)
+    return memory.raw_view(memory.empty((n,), dt), dt, like.shape, [s * dt.itemsize for s in strides], 0)
+
+
 def clone(self, memory_format=None):
-    """A new C-contiguous copy of ``self`` (the device twin of the CPU ``clone``)."""
-    return copy_into(memory.empty(self.shape, self.dtype), self)
+    """A copy of ``self``: C-contiguous for "contiguous_format", else keeping its layout (preserve_format).
+
+    >>> t = memory.from_host(np.arange(6).reshape(2, 3)).T
+    >>> clone(t).strides == t.strides, clone(t, "contiguous_format").strides
+    (True, (16, 8))
+    """
+    if memory_format == "contiguous_format":
+        return copy_into(memory.empty(self.shape, self.dtype), self)
+    return copy_into(empty_preserve(self, self.dtype), self)
+
+
+def to_dtype(self, dtype):
+    """A copy of ``self`` converted to ``dtype`` as torch converts, in ``self``'s memory layout.
+
+    >>> memory.to_host(to_dtype(memory.from_host(np.array([-1.5, 2.7])), np.dtype(np.int32)))
+    array([-1,  2], dtype=int32)
+    """
+    return copy_into(empty_preserve(self, dtype), self)
 
 
 def fill_(self, value):
-    """Write ``value`` into every element of the view ``self``."""
-    copy_into(self, memory.from_host(np.asarray(value).astype(self.dtype)))
+    """Write ``value`` (a number, checked against ``self``'s dtype as the CPU checks it, or a 0-d
+    device array) into every element of the view ``self``."""
+    if isinstance(value, numbers.Number):
+        value = memory.from_host(np.asarray(scalar_to(value, self.dtype)))
+    copy_into(self, value)
 
 
 def zero_(self):

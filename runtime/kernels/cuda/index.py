@@ -120,20 +120,45 @@ def scatter_add_(self, dim, index, src):
     idx, idx_st = _operand(index)
     shape = _shape_1d(index)
     _check_bounds(idx, idx_st, shape, d, _shape_1d(self)[d])
-    if self.dtype in _ATOMIC:
-        work = self
-    else:  # no atomic add for this dtype: add in a copy
-        acc = _F32 if self.dtype == _F16 else _I64
-        work = contiguous_cast(self, self.shape, acc)
-        src = contiguous_cast(src, src.shape, acc)
+    work = sum_buffer(self)
+    if work is not self:
+        src = contiguous_cast(src, src.shape, work.dtype)
     dst, dst_st = _operand(work)
     launch(_add_kernel, index.size, dst, dst_st, idx, idx_st, *_operand(src), shape, d, index.size)
-    if work is not self:
-        if self.dtype.kind in "iu":  # wrapped into the narrow type's range here, not by the cast
-            bits = 8 * self.dtype.itemsize
-            signed = self.dtype.kind == "i"
-            launch(_wrap_kernel, work.size, memory.flat(work), (1 << bits) - 1, 1 << (bits - 1), signed)
-        copy_into(self, work)
+    store_sums(self, work)
+
+
+def sum_buffer(self):
+    """Where atomic sums into ``self`` run: ``self`` when ``cuda.atomic.add`` takes its dtype, else a new
+    C-contiguous copy in one it takes (float16: float32; int8 / int16 / uint8 / bool: int64), which
+    ``store_sums`` writes back. (Shared with advanced_index.py's ``index_put_``.)
+
+    >>> sum_buffer(memory.from_host(np.array([1, 2], np.int8))).dtype
+    dtype('int64')
+    """
+    if self.dtype in _ATOMIC:
+        return self
+    return contiguous_cast(self, self.shape, _F32 if self.dtype == _F16 else _I64)
+
+
+def store_sums(self, work) -> None:
+    """Write the sums in ``work = sum_buffer(self)`` into ``self`` (nothing to do when it is ``self``):
+    float16 rounded once, narrow ints wrapped into their range (the result of adding in the narrow
+    type), bool true where the sum is not 0 ("any").
+
+    >>> a = memory.from_host(np.array([120, 1], np.int8))
+    >>> w = sum_buffer(a); _ = copy_into(w, memory.from_host(np.array([220, 1])))  # 120 + 100, 1 + 0
+    >>> store_sums(a, w)
+    >>> memory.to_host(a)
+    array([-36,   1], dtype=int8)
+    """
+    if work is self:
+        return
+    if self.dtype.kind in "iu":  # wrapped into the narrow type's range here, not by the cast
+        bits = 8 * self.dtype.itemsize
+        signed = self.dtype.kind == "i"
+        launch(_wrap_kernel, work.size, memory.flat(work), (1 << bits) - 1, 1 << (bits - 1), signed)
+    copy_into(self, work)
 
 
 # --- helpers ------------------------------------------------------------------------------------

@@ -1,18 +1,19 @@
 """Reductions over device arrays, as block-level tree reductions in shared memory.
 
 sum, mean, prod, max / min (with or without their indices), amax / amin, argmax / argmin, all / any,
-var / std and logsumexp: same signatures, checks (imported from ``kernels/cpu/reduce.py``), dtype
-rules and results as the CPU kernels. The input (any layout) is first gathered into a C-contiguous
-``(kept..., reduced...)`` array by the copy kernel (no copy when it already is one), so every output
-element is one contiguous row. One block reduces one row: its threads stride through the row, then
-halve their partial results in shared memory. A long row is split over several blocks and their
-partial results reduced by a second launch.
+var / std, logsumexp and the vector norms: same signatures, checks (imported from
+``kernels/cpu/reduce.py``), dtype rules and results as the CPU kernels. The input (any layout) is
+first gathered into a C-contiguous ``(kept..., reduced...)`` array by the copy kernel (no copy when
+it already is one), so every output element is one contiguous row. One block reduces one row: its
+threads stride through the row, then halve their partial results in shared memory. A long row is
+split over several blocks and their partial results reduced by a second launch.
 
 Every reduction is the one kernel template, ``_rows_kernel``, compiled per ``_Op`` (how two partial
 results combine, with the index of the element they came from, for the arg-reductions), per
 element transform before combining (``pre``: ``(x - c)**2`` for var, ``exp(x - c)`` for
-logsumexp, with ``c`` a per-row value from an earlier pass) and per finishing step on a row's
-result (``post``: divide for mean and var, ``log(s) + c`` for logsumexp).
+logsumexp, with ``c`` a per-row value from an earlier pass; ``|x|**c`` for a p-norm, with ``c = p``
+for every row) and per finishing step on a row's result (``post``: divide for mean and var,
+``log(s) + c`` for logsumexp, ``s**(1/p)`` for a p-norm).
 """
 
 import math
@@ -32,6 +33,7 @@ from ..cpu.reduce import (
     _mean_dtype,
     _minmax_all_checks,
     _minmax_dim_checks,
+    _norm_checks,
     _sum_out_dtype,
     _var_checks,
 )
@@ -180,6 +182,36 @@ def logsumexp(self, dim, keepdim):
     return rows.result(rows.reduce(_SUM, ct, pre=_exp_shifted, aux=shift, post=_log_plus)[0], out)
 
 
+def norm(self, p=2, dim=None, keepdim=False, dtype=None):
+    """Vector ``p``-norm over ``dim`` (``None`` or ``()`` for all), as ``torch.linalg.vector_norm``;
+    computed in float32 for half, as on the CPU.
+
+    >>> memory.to_host(norm(memory.from_host(np.array([3.0, -4.0])), 2, None, False, None))
+    array(5.)
+    >>> memory.to_host(norm(memory.from_host(np.array([3.0, -4.0])), float("inf"), None, False, None))
+    array(4.)
+    """
+    p, axes, out = _norm_checks(self, p, dim, _opt_dtype(dtype))
+    ct = compute_dtype(out)
+    rows = _Rows(self, axes, keepdim, ct)
+    if not rows.k:
+        return rows.result(None, out)
+    if p == 0:  # the count of nonzero elements
+        res = rows.reduce(_SUM, ct, pre=_nonzero)
+    elif p == math.inf:
+        res = rows.reduce(_MAX, ct, pre=_magnitude)
+    elif p == -math.inf:
+        res = rows.reduce(_MIN, ct, pre=_magnitude)
+    elif p == 1:
+        res = rows.reduce(_SUM, ct, pre=_magnitude)
+    elif p == 2:
+        res = rows.reduce(_SUM, ct, pre=_square, post=_root)
+    else:  # p itself is every row's aux value, 1 / p the launch's divisor
+        p_dev = memory.from_host(np.array([p], ct))
+        res = rows.reduce(_SUM, ct, pre=_magnitude_pow, aux=p_dev, post=_pow_div, div=1.0 / p)
+    return rows.result(res[0], out)
+
+
 # --- dims and dtypes (the rules of kernels/cpu/reduce.py) -------------------------------------
 
 
@@ -324,6 +356,26 @@ def _exp_shifted(x, c):
 
 
 @_device
+def _square(x, c):
+    return x * x
+
+
+@_device
+def _magnitude(x, c):
+    return abs(x)
+
+
+@_device
+def _magnitude_pow(x, c):
+    return abs(x) ** c
+
+
+@_device
+def _nonzero(x, c):
+    return 1.0 if x != 0 else 0.0
+
+
+@_device
 def _keep_total(s, div, c):
     return s
 
@@ -336,6 +388,16 @@ def _divide(s, div, c):
 @_device
 def _root_of_quotient(s, div, c):
     return sqrt(s / div)
+
+
+@_device
+def _root(s, div, c):
+    return sqrt(s)
+
+
+@_device
+def _pow_div(s, div, c):
+    return s**div
 
 
 @_device
@@ -431,9 +493,10 @@ def _placeholder(dt):
 
 def _reduce_rows(x, k: int, m: int, op: _Op, acc, pre=_keep, post=_keep_total, aux=None, div=0):
     """The ``k`` results of ``op`` over the rows of length ``m`` of the flat contiguous ``x``, in
-    ``acc``, with their indices (int64, for an indexed op; else None)."""
+    ``acc``, with their indices (int64, for an indexed op; else None). ``aux`` (in ``acc``) holds
+    each row's value, or one value for every row."""
     div = acc.type(div)
-    aux, aux_step = (_placeholder(acc), 0) if aux is None else (aux, 1)
+    aux, aux_step = (_placeholder(acc), 0) if aux is None else (aux, int(aux.size > 1))
     no_idx = _placeholder(_I64)
     out = memory.empty((k,), acc)
     idx = memory.empty((k,), _I64) if op.indexed else no_idx
