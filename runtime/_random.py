@@ -1,11 +1,21 @@
 """Random numbers: ``Generator``, the default generators, and the sampling factories.
 
-Each yaten ``Generator`` drives a NumPy ``PCG64`` engine. The streams are not PyTorch's: a seed
-gives the same numbers in yaten on every run and platform, not the numbers torch gives. As in
-PyTorch, an unseeded program starts from a fixed seed, so it too draws the same numbers every run.
-Samples are drawn on the host and reach the device the way every factory's values do.
+A CPU ``Generator`` drives a NumPy ``PCG64`` engine. A cuda one is PyTorch's counter-based
+Philox4x32-10 state, ``(seed, offset)``: its samples are drawn on the device by the kernels of
+``kernels/cuda/random.py``, each draw advancing the offset past the counters it used. The streams are
+not PyTorch's: a seed gives the same numbers in yaten on every run and platform, not the numbers torch
+gives. As in PyTorch, an unseeded program starts from a fixed seed, so it too draws the same numbers
+every run.
+
+On cuda, ``rand``, ``randn``, ``normal`` (numbers for mean and std), ``bernoulli``, the ``*_like``
+factories, ``randint`` for a range of at most 2**32 integers and the in-place fills draw on the
+device. ``randperm``, ``normal`` with a tensor mean or std, and ``randint`` over a wider range draw on
+the host and copy the result over, from a NumPy ``Philox`` engine keyed by the cuda generator's seed
+and started at its offset, which then advances by the counters the host engine used: every cuda draw
+follows the one state.
 """
 
+import contextlib
 import os
 import warnings
 from typing import ClassVar
@@ -27,6 +37,7 @@ __all__ = [
 ]  # fmt: skip
 
 DEFAULT_SEED = 67280421310721  # PyTorch's seed for a generator nobody seeded
+_DEVICE_INT_RANGE = 2**32  # the widest range of integers a cuda randint draws on the device
 
 # The C++ type names PyTorch's range checks print.
 _TYPE_NAME = {
@@ -37,6 +48,9 @@ _TYPE_NAME = {
 # A state tensor's bytes: the seed, PCG64's 128-bit state and increment, its buffered 32-bit half-draw.
 _STATE_FIELDS = (("seed", 8), ("state", 16), ("inc", 16), ("has_uint32", 8), ("uinteger", 8))
 _STATE_BYTES = sum(n for _, n in _STATE_FIELDS)
+# A cuda generator's, as PyTorch's: the seed, then the Philox offset.
+_CUDA_STATE_FIELDS = (("seed", 8), ("offset", 8))
+_CUDA_STATE_BYTES = sum(n for _, n in _CUDA_STATE_FIELDS)
 
 
 class Generator:
@@ -48,9 +62,12 @@ class Generator:
     >>> b = yaten.rand(3, generator=g.manual_seed(42))
     >>> a.tolist() == b.tolist()
     True
+    >>> c = yaten.Generator("cuda").manual_seed(42)  # a Philox state: (seed, offset)
+    >>> c.device, c.initial_seed(), c.get_state().shape
+    (device(type='cuda', index=0), 42, yaten.Size([16]))
     """
 
-    __slots__ = ("_np", "_seed", "device")
+    __slots__ = ("_np", "_offset", "_seed", "device")
 
     def __init__(self, device="cpu"):
         self.device = _dev.canonical(device)
@@ -64,7 +81,10 @@ class Generator:
         if not -(2**63) <= seed < 2**64:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
-        self._np = np.random.Generator(np.random.PCG64(self._seed))
+        if self.device.type == "cpu":
+            self._np = np.random.Generator(np.random.PCG64(self._seed))
+        else:
+            self._np, self._offset = None, 0
         return self
 
     def seed(self) -> int:
@@ -78,7 +98,12 @@ class Generator:
         return self._seed
 
     def get_state(self) -> Tensor:
-        """The generator's state as a uint8 tensor, for ``set_state``."""
+        """The generator's state as a uint8 tensor, for ``set_state`` (a cuda generator's: 16 bytes,
+        the seed and the offset)."""
+        if self._np is None:
+            values = {"seed": self._seed, "offset": self._offset}
+            raw = b"".join(values[name].to_bytes(n, "little") for name, n in _CUDA_STATE_FIELDS)
+            return wrap(np.frombuffer(raw, np.uint8).copy(), _dev.CPU)
         st = self._np.bit_generator.state
         values = {
             "seed": self._seed,
@@ -96,15 +121,21 @@ class Generator:
         if new_state.dtype is not D.uint8:
             raise TypeError("RNG state must be a yaten.ByteTensor")
         raw = np.ascontiguousarray(new_state._host()).tobytes()
-        if len(raw) != _STATE_BYTES:
+        fields, size = (
+            (_STATE_FIELDS, _STATE_BYTES) if self._np is not None else (_CUDA_STATE_FIELDS, _CUDA_STATE_BYTES)
+        )
+        if len(raw) != size:
             raise RuntimeError(
-                f"Expected a yaten generator state of size {_STATE_BYTES} but found the input RNG state size "
+                f"Expected a yaten generator state of size {size} but found the input RNG state size "
                 f"to be {len(raw)}"
             )
         values, at = {}, 0
-        for name, n in _STATE_FIELDS:
+        for name, n in fields:
             values[name] = int.from_bytes(raw[at : at + n], "little")
             at += n
+        if self._np is None:
+            self._seed, self._offset = values["seed"], values["offset"]
+            return self
         engine = np.random.PCG64()
         engine.state = {
             "bit_generator": "PCG64",
@@ -134,16 +165,57 @@ def default_generator_for(device: _dev.device) -> Generator:
     return g
 
 
-def _engine(fn: str, generator, device: _dev.device) -> np.random.Generator:
+def _generator(fn: str, generator, device: _dev.device) -> Generator:
+    """``generator``, checked to be one for ``device``, or that device's default."""
     if generator is None:
-        return default_generator_for(device)._np
+        return default_generator_for(device)
     if not isinstance(generator, Generator):
         raise TypeError(f"{fn}(): argument 'generator' must be yaten.Generator, not {F.type_name(generator)}")
     if generator.device.type != device.type:
         raise RuntimeError(
             f"Expected a '{device.type}' device type for generator but found '{generator.device.type}'"
         )
-    return generator._np
+    return generator
+
+
+def _engine(fn: str, generator, device: _dev.device) -> np.random.Generator:
+    """A CPU generator's NumPy engine."""
+    return _generator(fn, generator, device)._np
+
+
+@contextlib.contextmanager
+def _host_engine(g: Generator):
+    """A NumPy engine to draw ``g``'s next samples on the host: a CPU generator's own; for a cuda one, a
+    ``Philox`` engine keyed by its seed from the counter its offset has reached, whose counters used
+    the offset then steps past (4 per counter, as a device draw's per call)."""
+    if g._np is not None:
+        yield g._np
+        return
+    start = (g._offset + 3) // 4
+    bits = np.random.Philox(counter=[start % 2**64, 0, 0, 0], key=[g._seed, 0])
+    yield np.random.Generator(bits)
+    used = (int(bits.state["state"]["counter"][0]) - start) % 2**64
+    g._offset = 4 * (start + used)
+
+
+def _kernels():
+    from .kernels.cuda import random
+
+    return random
+
+
+def _draw_into(g: Generator, sampler: str, data, *args) -> None:
+    """Run ``kernels/cuda/random.py``'s ``sampler`` into the device array ``data`` with ``g``'s state."""
+    g._offset += getattr(_kernels(), sampler)(data, g._seed, g._offset, *args)
+
+
+def _device_new(
+    g: Generator, sampler: str, shape, dt: D.dtype, dev: _dev.device, requires_grad, *args
+) -> Tensor:
+    """A new C-contiguous tensor on ``dev`` whose values ``sampler`` draws on the device."""
+    data = backend(dev).empty(tuple(shape), dt.np)
+    _draw_into(g, sampler, data, *args)
+    return wrap(data, dev, bool(requires_grad))
 
 
 # --- the global seed --------------------------------------------------------------------------------
@@ -302,7 +374,10 @@ def rand(*args, size=None, generator=None, dtype=None, layout=None, device=None,
     shape = F.parse_size("rand", args, size)
     _check_floating("rand", dtype, "check_uniform_bounds")
     dt, dev = F.options("rand", dtype, device, requires_grad)
-    return F.make(_uniform01(_engine("rand", generator, dev), shape, dt), dev, requires_grad)
+    g = _generator("rand", generator, dev)
+    if g._np is None:
+        return _device_new(g, "uniform_", shape, dt, dev, requires_grad)
+    return F.make(_uniform01(g._np, shape, dt), dev, requires_grad)
 
 
 def randn(*args, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -316,7 +391,10 @@ def randn(*args, size=None, generator=None, dtype=None, layout=None, device=None
     shape = F.parse_size("randn", args, size)
     _check_floating("randn", dtype, "normal_kernel_cpu")
     dt, dev = F.options("randn", dtype, device, requires_grad)
-    return F.make(_normal01(_engine("randn", generator, dev), shape, dt), dev, requires_grad)
+    g = _generator("randn", generator, dev)
+    if g._np is None:
+        return _device_new(g, "normal_", shape, dt, dev, requires_grad)
+    return F.make(_normal01(g._np, shape, dt), dev, requires_grad)
 
 
 def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, layout=None, device=None,
@@ -332,7 +410,11 @@ def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, l
     shape = F.size_arg("randint", size, position)
     dt, dev = F.options("randint", dtype, device, requires_grad, default=D.int64)
     _check_from_to(lo, hi, dt)
-    values = _engine("randint", generator, dev).integers(lo, hi, shape, dtype=np.int64)
+    g = _generator("randint", generator, dev)
+    if g._np is None and hi - lo <= _DEVICE_INT_RANGE:
+        return _device_new(g, "randint_", shape, dt, dev, requires_grad, lo, hi)
+    with _host_engine(g) as engine:
+        values = engine.integers(lo, hi, shape, dtype=np.int64)
     return F.make(values.astype(dt.np), dev, requires_grad)
 
 
@@ -360,7 +442,9 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None, require
     }
     if dt in limit and m > 2 ** limit[dt][0] + 1:
         raise RuntimeError(f"n cannot be greater than {limit[dt][1]} for {limit[dt][2]} type.")
-    return F.make(_engine("randperm", generator, dev).permutation(m).astype(dt.np), dev, requires_grad)
+    with _host_engine(_generator("randperm", generator, dev)) as engine:
+        values = engine.permutation(m)
+    return F.make(values.astype(dt.np), dev, requires_grad)
 
 
 _NORMAL_OVERLOADS = (
@@ -395,8 +479,11 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None,
         dt, dev = F.options("normal", dtype, device, requires_grad)
         if s < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
+        g = _generator("normal", generator, dev)
+        if g._np is None:
+            return _device_new(g, "normal_", shape, dt, dev, requires_grad, m, s)
         with np.errstate(over="ignore"):
-            host = np.asarray(m + s * _engine("normal", generator, dev).standard_normal(shape)).astype(dt.np)
+            host = np.asarray(m + s * g._np.standard_normal(shape)).astype(dt.np)
         return F.make(host, dev, requires_grad)
     if size is not None or dtype is not None or device is not None or requires_grad:
         raise TypeError(
@@ -417,8 +504,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None,
         if s < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
     shape = broadcast_shapes(tuple(mean.shape) if mean_t else (), tuple(std.shape) if std_t else ())
+    with _host_engine(_generator("normal", generator, dev)) as engine:
+        z = engine.standard_normal(shape)
     with np.errstate(over="ignore"):
-        host = np.asarray(m + s * _engine("normal", generator, dev).standard_normal(shape)).astype(dt.np)
+        host = np.asarray(m + s * z).astype(dt.np)
     return F.make(host, dev)
 
 
@@ -438,6 +527,9 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
     if p is None:
         if not input.dtype.is_floating_point:
             raise F.not_implemented("bernoulli_tensor_cpu_p_", input.dtype)
+        if input.device.type == "cuda":  # the probabilities are read, and checked, on the device
+            return _device_new(_generator("bernoulli", generator, input.device), "bernoulli_", input.shape,
+                               input.dtype, input.device, False, input._data)  # fmt: skip
         prob = input._host()
         if not ((prob >= 0) & (prob <= 1)).all():
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
@@ -447,6 +539,9 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
         prob = float(F.number_arg("bernoulli", "p", 2, p))
         if not 0 <= prob <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={prob:g}")
+        if input.device.type == "cuda":
+            g = _generator("bernoulli", generator, input.device)
+            return _device_new(g, "bernoulli_", input.shape, input.dtype, input.device, False, prob)
     _, dev, host, strides = F.like("bernoulli", input, None, None, False, None)
     host[...] = _engine("bernoulli", generator, dev).random(tuple(input.shape)) < prob
     return F.make(host, dev, False, strides)
@@ -464,7 +559,10 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
     dt, dev, host, strides = F.like("rand_like", input, dtype, device, requires_grad, memory_format)
     if not dt.is_floating_point:
         raise F.not_implemented("check_uniform_bounds", dt)
-    host[...] = _uniform01(_engine("rand_like", generator, dev), host.shape, dt)
+    g = _generator("rand_like", generator, dev)
+    if g._np is None:
+        return _device_new(g, "uniform_", host.shape, dt, dev, requires_grad)
+    host[...] = _uniform01(g._np, host.shape, dt)
     return F.make(host, dev, requires_grad, strides)
 
 
@@ -479,7 +577,10 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, r
     dt, dev, host, strides = F.like("randn_like", input, dtype, device, requires_grad, memory_format)
     if not dt.is_floating_point:
         raise F.not_implemented("normal_kernel_cpu", dt)
-    host[...] = _normal01(_engine("randn_like", generator, dev), host.shape, dt)
+    g = _generator("randn_like", generator, dev)
+    if g._np is None:
+        return _device_new(g, "normal_", host.shape, dt, dev, requires_grad)
+    host[...] = _normal01(g._np, host.shape, dt)
     return F.make(host, dev, requires_grad, strides)
 
 
@@ -497,11 +598,25 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     lo, hi = _int64_arg("randint_like", "low", low), _int64_arg("randint_like", "high", high)
     dt, dev, host, strides = F.like("randint_like", input, dtype, device, requires_grad, memory_format)
     _check_from_to(lo, hi, dt)
-    host[...] = _engine("randint_like", generator, dev).integers(lo, hi, host.shape, dtype=np.int64)
+    g = _generator("randint_like", generator, dev)
+    if g._np is None and hi - lo <= _DEVICE_INT_RANGE:
+        return _device_new(g, "randint_", host.shape, dt, dev, requires_grad, lo, hi)
+    with _host_engine(g) as engine:
+        host[...] = engine.integers(lo, hi, host.shape, dtype=np.int64)
     return F.make(host, dev, requires_grad, strides)
 
 
 # --- in-place fills, for Tensor.uniform_/normal_ and nn.init --------------------------------------
+def _fill_on_device(tensor: Tensor, fn: str, generator, sampler: str, *args) -> Tensor:
+    """Draw ``tensor``'s new values into it on the device (a cuda tensor)."""
+    g = _generator(fn, generator, tensor.device)
+    if grad_mode.is_grad_enabled():
+        check_inplace(tensor)
+    _draw_into(g, sampler, tensor._data, *args)
+    tensor._vc[0] += 1
+    return tensor
+
+
 def _write(tensor: Tensor, values: np.ndarray) -> Tensor:
     if grad_mode.is_grad_enabled():
         check_inplace(tensor)
@@ -544,6 +659,8 @@ def fill_uniform_(tensor: Tensor, low=0.0, high=1.0, generator=None) -> Tensor:
             f"uniform_ expects to-from <= std::numeric_limits<{name}>::max(), but found to={hi:g} and from={lo:g} "
             "which result in to-from to exceed the limit"
         )
+    if tensor.device.type == "cuda":
+        return _fill_on_device(tensor, "uniform_", generator, "uniform_", lo, hi)
     u = _uniform01(_engine("uniform_", generator, tensor.device), tuple(tensor.shape), dt).astype(np.float64)
     return _write(tensor, lo + (hi - lo) * u)
 
@@ -562,5 +679,7 @@ def fill_normal_(tensor: Tensor, mean=0.0, std=1.0, generator=None) -> Tensor:
     m, s = float(mean), float(std)
     if s < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
+    if tensor.device.type == "cuda":
+        return _fill_on_device(tensor, "normal_", generator, "normal_", m, s)
     z = _engine("normal_", generator, tensor.device).standard_normal(tuple(tensor.shape))
     return _write(tensor, np.asarray(m + s * z))

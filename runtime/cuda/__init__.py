@@ -5,7 +5,9 @@ without CUDA. Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1`` before Numba is
 as one device, so CUDA code paths can be tested without a GPU.
 """
 
-_SEED = [None]  # the seed given to manual_seed, for yaten's CUDA generator to pick up
+import os
+
+_SEED = [None]  # the seed given to manual_seed where this file runs outside the yaten package
 
 
 def _numba_cuda():
@@ -88,6 +90,16 @@ def get_device_name(device=None) -> str:
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
+def _generator():
+    """yaten's default cuda Generator (made on first use; it needs no GPU), or None where this file
+    runs on its own, outside the yaten package."""
+    try:
+        from .. import _device, _random
+    except ImportError:
+        return None
+    return _random.default_generator_for(_device.canonical("cuda"))
+
+
 def manual_seed(seed) -> None:
     """Seed the random numbers generated on the CUDA device; works (and is kept) without one.
 
@@ -96,15 +108,68 @@ def manual_seed(seed) -> None:
     >>> yaten.cuda.initial_seed()
     0
     """
-    _SEED[0] = int(seed)
+    seed = int(seed)
+    g = _generator()
+    if g is None:
+        _SEED[0] = seed
+    else:
+        g.manual_seed(seed)
 
 
 manual_seed_all = manual_seed
 
 
+def seed() -> None:
+    """Seed the CUDA generator from the operating system's entropy.
+
+    >>> import yaten
+    >>> yaten.cuda.seed()
+    """
+    g = _generator()
+    if g is None:
+        _SEED[0] = int.from_bytes(os.urandom(8), "little")
+    else:
+        g.seed()
+
+
+seed_all = seed
+
+
 def initial_seed() -> int:
-    """The seed last given to ``manual_seed`` (0 if none was)."""
-    return 0 if _SEED[0] is None else _SEED[0]
+    """The seed the CUDA generator was last started from (outside the yaten package: the seed last given
+    to ``manual_seed``, 0 if none was)."""
+    g = _generator()
+    if g is None:
+        return 0 if _SEED[0] is None else _SEED[0]
+    return g.initial_seed()
+
+
+def get_rng_state(device="cuda"):
+    """The CUDA generator's state as a uint8 CPU tensor: 16 bytes, its seed and Philox offset.
+
+    >>> import yaten
+    >>> state = yaten.cuda.get_rng_state()
+    >>> yaten.cuda.set_rng_state(state)
+    >>> state.dtype, state.shape
+    (yaten.uint8, yaten.Size([16]))
+    """
+    return _generator().get_state()
+
+
+def set_rng_state(new_state, device="cuda") -> None:
+    """Restore the CUDA generator's state from ``get_rng_state``."""
+    _generator().set_state(new_state)
+
+
+def get_rng_state_all() -> list:
+    """``get_rng_state()`` of every device: yaten has one."""
+    return [get_rng_state()]
+
+
+def set_rng_state_all(new_states) -> None:
+    """``set_rng_state`` for every device, from ``get_rng_state_all``."""
+    for state in new_states:
+        set_rng_state(state)
 
 
 def _pool():
