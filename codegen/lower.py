@@ -23,13 +23,15 @@ def _tensor_args(fn: NativeFunction):
     return [a for a in inputs(fn) if a.type.base_type.name == "Tensor"]
 
 
-def _device_lines(fn: NativeFunction, op: str) -> list[str]:
+def _device_lines(fn: NativeFunction, op: str, elementwise: bool) -> list[str]:
     """Statements that set ``device``, raising PyTorch's error when tensor arguments disagree."""
     ts = _tensor_args(fn)
     plain = [a.name for a in ts if str(a.type) == "Tensor"]
     if len(ts) == 1 and plain:
         return [f"device = {plain[0]}._device"]
     parts = [f"*{a.name}" if str(a.type).endswith("[]") else a.name for a in ts]
+    if elementwise:  # CPU 0-d inputs join any device (not an in-place op's self, its output)
+        parts.append(f"scalars_from={1 if fn.schema.kind() == 'inplace' else 0}")
     check = f"device = _common_device({op!r}, {', '.join(parts)})"
     if len(plain) == len(ts):  # only plain tensors: compare devices inline, check only on a mismatch
         differs = " or ".join(f"{n}._device is not device" for n in plain[1:])
@@ -213,7 +215,7 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
         return [f"return _native_{composite}({call})"]
     explicit = impl_fn.kernel("CompositeExplicitAutograd")
     # A device-generic composite handles devices itself (copy_ even moves data between them).
-    lines = [] if explicit else _device_lines(fn, name)
+    lines = [] if explicit else _device_lines(fn, name, impl_fn.pointwise is not None)
     if node is not None:
         lines.extend(_refusal_lines(fn, node, name))
     if kind == "inplace":

@@ -1310,7 +1310,7 @@ def add_Tensor(self, other, alpha=1):
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('add', self, other)
+        device = _common_device('add', self, other, scalars_from=0)
     result = _wrap(_PW_add_Tensor(device, (self._data, other._data, alpha)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = AddBackward0()
@@ -1324,7 +1324,7 @@ def add__Tensor(self, other, alpha=1):
     """add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"""
     device = self._device
     if other._device is not device:
-        device = _common_device('add_', self, other)
+        device = _common_device('add_', self, other, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1379,7 +1379,7 @@ def sub_Tensor(self, other, alpha=1):
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('sub', self, other)
+        device = _common_device('sub', self, other, scalars_from=0)
     result = _wrap(_PW_sub_Tensor(device, (self._data, other._data, alpha)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = SubBackward0()
@@ -1393,7 +1393,7 @@ def sub__Tensor(self, other, alpha=1):
     """sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"""
     device = self._device
     if other._device is not device:
-        device = _common_device('sub_', self, other)
+        device = _common_device('sub_', self, other, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1448,7 +1448,7 @@ def mul_Tensor(self, other):
     """mul.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('mul', self, other)
+        device = _common_device('mul', self, other, scalars_from=0)
     result = _wrap(_PW_mul_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = MulBackward0()
@@ -1463,7 +1463,7 @@ def mul__Tensor(self, other):
     """mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = self._device
     if other._device is not device:
-        device = _common_device('mul_', self, other)
+        device = _common_device('mul_', self, other, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1522,7 +1522,7 @@ def div_Tensor(self, other):
     """div.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('div', self, other)
+        device = _common_device('div', self, other, scalars_from=0)
     result = _wrap(_PW_div_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = DivBackward0()
@@ -1537,7 +1537,7 @@ def div__Tensor(self, other):
     """div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = self._device
     if other._device is not device:
-        device = _common_device('div_', self, other)
+        device = _common_device('div_', self, other, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1596,7 +1596,7 @@ def remainder_Tensor(self, other):
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('remainder', self, other)
+        device = _common_device('remainder', self, other, scalars_from=0)
     result = _wrap(_PW_remainder_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = RemainderBackward1()
@@ -1611,7 +1611,7 @@ def remainder__Tensor(self, other):
     """remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = self._device
     if other._device is not device:
-        device = _common_device('remainder_', self, other)
+        device = _common_device('remainder_', self, other, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1659,7 +1659,7 @@ def floor_divide(self, other):
     """floor_divide(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('floor_divide', self, other)
+        device = _common_device('floor_divide', self, other, scalars_from=0)
     result = _wrap(_PW_floor_divide(device, (self._data, other._data)), device)
     return result
 
@@ -1668,7 +1668,7 @@ def floor_divide__Tensor(self, other):
     """floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = self._device
     if other._device is not device:
-        device = _common_device('floor_divide_', self, other)
+        device = _common_device('floor_divide_', self, other, scalars_from=1)
     _PW_floor_divide(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
     return self
@@ -1685,7 +1685,7 @@ def pow_Tensor_Tensor(self, exponent):
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
     device = self._device
     if exponent._device is not device:
-        device = _common_device('pow', self, exponent)
+        device = _common_device('pow', self, exponent, scalars_from=0)
     result = _wrap(_PW_pow_Tensor_Tensor(device, (self._data, exponent._data)), device)
     if _GRAD.enabled and (self._rg or exponent._rg):
         node = PowBackward1()
@@ -1754,7 +1754,7 @@ def maximum(self, other):
     """maximum(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('maximum', self, other)
+        device = _common_device('maximum', self, other, scalars_from=0)
     result = _wrap(_PW_maximum(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = MaximumBackward0()
@@ -1776,7 +1776,7 @@ def minimum(self, other):
     """minimum(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('minimum', self, other)
+        device = _common_device('minimum', self, other, scalars_from=0)
     result = _wrap(_PW_minimum(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = MinimumBackward0()
@@ -1798,7 +1798,7 @@ def atan2(self, other):
     """atan2(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('atan2', self, other)
+        device = _common_device('atan2', self, other, scalars_from=0)
     result = _wrap(_PW_atan2(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = Atan2Backward0()
@@ -1813,7 +1813,7 @@ def atan2_(self, other):
     """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
     device = self._device
     if other._device is not device:
-        device = _common_device('atan2_', self, other)
+        device = _common_device('atan2_', self, other, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or other._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1898,7 +1898,7 @@ def lerp_Scalar(self, end, weight):
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor"""
     device = self._device
     if end._device is not device:
-        device = _common_device('lerp', self, end)
+        device = _common_device('lerp', self, end, scalars_from=0)
     result = _wrap(_PW_lerp_Scalar(device, (self._data, end._data, weight)), device)
     if _GRAD.enabled and (self._rg or end._rg):
         node = LerpBackward0()
@@ -1912,7 +1912,7 @@ def lerp__Scalar(self, end, weight):
     """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)"""
     device = self._device
     if end._device is not device:
-        device = _common_device('lerp_', self, end)
+        device = _common_device('lerp_', self, end, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or end._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1931,7 +1931,7 @@ def lerp_Tensor(self, end, weight):
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor"""
     device = self._device
     if end._device is not device or weight._device is not device:
-        device = _common_device('lerp', self, end, weight)
+        device = _common_device('lerp', self, end, weight, scalars_from=0)
     result = _wrap(_PW_lerp_Tensor(device, (self._data, end._data, weight._data)), device)
     if _GRAD.enabled and (self._rg or end._rg or weight._rg):
         node = LerpBackward1()
@@ -1947,7 +1947,7 @@ def addcmul(self, tensor1, tensor2, value=1):
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
     device = self._device
     if tensor1._device is not device or tensor2._device is not device:
-        device = _common_device('addcmul', self, tensor1, tensor2)
+        device = _common_device('addcmul', self, tensor1, tensor2, scalars_from=0)
     result = _wrap(_PW_addcmul(device, (self._data, tensor1._data, tensor2._data, value)), device)
     if _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg):
         node = AddcmulBackward0()
@@ -1963,7 +1963,7 @@ def addcmul_(self, tensor1, tensor2, value=1):
     """addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)"""
     device = self._device
     if tensor1._device is not device or tensor2._device is not device:
-        device = _common_device('addcmul_', self, tensor1, tensor2)
+        device = _common_device('addcmul_', self, tensor1, tensor2, scalars_from=1)
     recording = _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -1991,7 +1991,7 @@ def eq_Tensor(self, other):
     """eq.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('eq', self, other)
+        device = _common_device('eq', self, other, scalars_from=0)
     result = _wrap(_PW_eq_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -2007,7 +2007,7 @@ def ne_Tensor(self, other):
     """ne.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('ne', self, other)
+        device = _common_device('ne', self, other, scalars_from=0)
     result = _wrap(_PW_ne_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -2023,7 +2023,7 @@ def lt_Tensor(self, other):
     """lt.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('lt', self, other)
+        device = _common_device('lt', self, other, scalars_from=0)
     result = _wrap(_PW_lt_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -2039,7 +2039,7 @@ def le_Tensor(self, other):
     """le.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('le', self, other)
+        device = _common_device('le', self, other, scalars_from=0)
     result = _wrap(_PW_le_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -2055,7 +2055,7 @@ def gt_Tensor(self, other):
     """gt.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('gt', self, other)
+        device = _common_device('gt', self, other, scalars_from=0)
     result = _wrap(_PW_gt_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -2071,7 +2071,7 @@ def ge_Tensor(self, other):
     """ge.Tensor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('ge', self, other)
+        device = _common_device('ge', self, other, scalars_from=0)
     result = _wrap(_PW_ge_Tensor(device, (self._data, other._data)), device)
     return result
 
@@ -2087,7 +2087,7 @@ def logical_and(self, other):
     """logical_and(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('logical_and', self, other)
+        device = _common_device('logical_and', self, other, scalars_from=0)
     result = _wrap(_PW_logical_and(device, (self._data, other._data)), device)
     return result
 
@@ -2096,7 +2096,7 @@ def logical_or(self, other):
     """logical_or(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('logical_or', self, other)
+        device = _common_device('logical_or', self, other, scalars_from=0)
     result = _wrap(_PW_logical_or(device, (self._data, other._data)), device)
     return result
 
@@ -2105,7 +2105,7 @@ def logical_xor(self, other):
     """logical_xor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
     if other._device is not device:
-        device = _common_device('logical_xor', self, other)
+        device = _common_device('logical_xor', self, other, scalars_from=0)
     result = _wrap(_PW_logical_xor(device, (self._data, other._data)), device)
     return result
 
@@ -2114,7 +2114,7 @@ def where_self(condition, self, other):
     """where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"""
     device = condition._device
     if self._device is not device or other._device is not device:
-        device = _common_device('where', condition, self, other)
+        device = _common_device('where', condition, self, other, scalars_from=0)
     result = _wrap(_PW_where_self(device, (condition._data, self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = WhereBackward0()
@@ -2128,7 +2128,7 @@ def where_ScalarOther(condition, self, other):
     """where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor"""
     device = condition._device
     if self._device is not device:
-        device = _common_device('where', condition, self)
+        device = _common_device('where', condition, self, scalars_from=0)
     result = _wrap(_PW_where_ScalarOther(device, (condition._data, self._data, other)), device)
     if _GRAD.enabled and self._rg:
         node = WhereBackward1()
@@ -2142,7 +2142,7 @@ def where_ScalarSelf(condition, self, other):
     """where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor"""
     device = condition._device
     if other._device is not device:
-        device = _common_device('where', condition, other)
+        device = _common_device('where', condition, other, scalars_from=0)
     result = _wrap(_PW_where_ScalarSelf(device, (condition._data, self, other._data)), device)
     if _GRAD.enabled and other._rg:
         node = WhereBackward2()

@@ -22,8 +22,13 @@ class Lazy:
         return fn(*args, **kwargs)
 
 
-def common_device(op: str, *tensors):
-    """The device all tensor arguments share; PyTorch's RuntimeError when they differ."""
+def common_device(op: str, *tensors, scalars_from=None):
+    """The device all tensor arguments share; PyTorch's RuntimeError when they differ.
+
+    With ``scalars_from`` (elementwise ops), a CPU 0-d tensor from that position on joins an op on
+    another device as a number would, as PyTorch's TensorIterator lets it (an in-place op's self,
+    position 0, is the output and never does).
+    """
     dev = None  # no tensor at all (an empty list): the kernel reports it, on the cpu
     for t in tensors:
         if t is None:
@@ -32,11 +37,29 @@ def common_device(op: str, *tensors):
         if dev is None:
             dev = d
         elif d is not dev and d != dev:
-            raise RuntimeError(
-                f"Expected all tensors to be on the same device, but found at least two devices, {dev} and {d}! "
-                f"(when checking argument for {op})"
-            )
+            if scalars_from is not None:
+                return _device_with_cpu_scalars(op, tensors, scalars_from)
+            raise _mismatch(op, dev, d)
     return CPU if dev is None else dev
+
+
+def _device_with_cpu_scalars(op: str, tensors, first: int):
+    dev = None
+    for i, t in enumerate(tensors):
+        if t is None or (i >= first and t._device.type == "cpu" and not t._data.ndim):
+            continue
+        if dev is None:
+            dev = t._device
+        elif t._device != dev:
+            raise _mismatch(op, dev, t._device)
+    return CPU if dev is None else dev
+
+
+def _mismatch(op: str, a, b) -> RuntimeError:
+    return RuntimeError(
+        f"Expected all tensors to be on the same device, but found at least two devices, {a} and {b}! "
+        f"(when checking argument for {op})"
+    )
 
 
 def kernel(table: dict, device, op: str):

@@ -23,7 +23,7 @@ class CopySlices(Node):
         self._base_geometry = tensor_geometry(base)
         self._view_geometry = tensor_geometry(view)
         self.next_functions = (gradient_edge(base),) + fn.next_functions[1:]
-        self._input_meta = ((base._data.shape, base._dtype),) + tuple(fn._input_meta[1:])
+        self._input_meta = ((base._data.shape, base._dtype, base._device),) + tuple(fn._input_meta[1:])
 
     def name(self) -> str:
         return "yaten::autograd::CopySlices"

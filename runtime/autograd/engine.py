@@ -107,7 +107,8 @@ def _expandable(shape, to) -> bool:
 
 
 def _validate(node, outs):
-    """Bring each gradient to its input's shape (summing broadcast dims) and dtype, as PyTorch does."""
+    """Bring each gradient to its input's shape (summing broadcast dims), dtype and device, as PyTorch
+    does."""
     meta = node._input_meta
     if not meta:
         return outs
@@ -115,7 +116,7 @@ def _validate(node, outs):
     for i, (g, m) in enumerate(zip(outs, meta)):
         if g is None or m is None:
             continue
-        shape, dtype = m
+        shape, dtype, device = m
         if g._data.shape != shape:
             if not _expandable(shape, g._data.shape):
                 raise RuntimeError(
@@ -127,6 +128,8 @@ def _validate(node, outs):
             g = sum_to(g, shape)
         if g._dtype is not dtype:
             g = g.to(dtype)
+        if g._device is not device and g._device != device:  # an input that joined as a CPU scalar
+            g = g.to(device)
         fixed[i] = g
     return fixed
 

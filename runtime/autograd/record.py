@@ -44,7 +44,7 @@ def connect(node, inputs) -> None:
             meta.append(None)
         else:
             edges.append(gradient_edge(t))
-            meta.append((t._data.shape, t._dtype))
+            meta.append((t._data.shape, t._dtype, t._device))
     node.next_functions = tuple(edges)
     node._input_meta = tuple(meta)
 

@@ -272,7 +272,7 @@ def test_functional_pointwise_op(files):
     assert op.startswith(
         'def mul_Tensor(self, other):\n    """mul.Tensor(Tensor self, Tensor other) -> Tensor"""\n'
     )
-    assert "    device = _common_device('mul', self, other)\n" in op
+    assert "    device = _common_device('mul', self, other, scalars_from=0)\n" in op
     assert "    result = _wrap(_PW_mul_Tensor(device, (self._data, other._data)), device)\n" in op
     assert "    if _GRAD.enabled and (self._rg or other._rg):\n        node = MulBackward0()\n" in op
     # No derivatives entry for mul.Scalar: no Backward node either.

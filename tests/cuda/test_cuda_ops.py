@@ -96,3 +96,23 @@ def test_backward_on_cuda():
 def test_mixing_devices_raises():
     with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
         yaten.ones(2, device="cuda") + yaten.ones(2)
+    with pytest.raises(RuntimeError, match="found at least two devices, cuda:0 and cpu"):
+        yaten.ones(2, device="cuda").mm(yaten.ones(2, 2))
+    with pytest.raises(RuntimeError, match="found at least two devices, cuda:0 and cpu"):
+        yaten.ones((), device="cuda") + yaten.ones(2)  # only a CPU 0-d tensor joins another device
+
+
+def test_a_cpu_scalar_joins_elementwise_ops_on_cuda():
+    """As PyTorch's TensorIterator: a CPU 0-d tensor is an input of an elementwise cuda op (promoting
+    as a 0-d tensor), its gradient comes back to the CPU, and an in-place op's self may not be one."""
+    x = yaten.tensor([1.0, -2.0], device="cuda", requires_grad=True)
+    w = yaten.tensor(3.0, dtype=yaten.float64, requires_grad=True)
+    y = (x * w + yaten.tensor(1)).where(x > 0, yaten.tensor(0.5))
+    assert y.device == x.device and y.dtype is yaten.float32 and y.tolist() == [4.0, 0.5]
+    y.sum().backward()
+    assert x.grad.device == x.device and x.grad.tolist() == [3.0, 0.0]
+    assert w.grad.device.type == "cpu" and w.grad.dtype is yaten.float64 and w.grad.item() == 1.0
+    z = yaten.ones(2, device="cuda")
+    assert z.mul_(yaten.tensor(2.0)).tolist() == [2.0, 2.0] and z.device.type == "cuda"
+    with pytest.raises(RuntimeError, match="found at least two devices, cpu and cuda:0"):
+        yaten.tensor(1.0).add_(z)

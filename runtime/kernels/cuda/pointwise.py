@@ -25,7 +25,7 @@ def launcher(kernel):
     """The runner of ``kernel``: ``run(args, tensor_positions, result_dtype, compute_dtype, out)``.
 
     ``args`` holds the op's arguments in schema order: device arrays (any shape and strides, 0-d,
-    broadcastable) at ``tensor_positions``, Python numbers elsewhere. The tensors are broadcast and
+    broadcastable) or 0-d host arrays (CPU scalars) at ``tensor_positions``, Python numbers elsewhere. The tensors are broadcast and
     cast to ``compute_dtype`` into flat contiguous device arrays, the numbers become NumPy scalars
     of ``compute_dtype``, and one thread per element runs the kernel. The result is a new device
     array of the broadcast shape and ``result_dtype``, or ``out`` (any strides, the broadcast
@@ -57,6 +57,8 @@ def launcher(kernel):
             call = []
             for i, a in enumerate(args):
                 if i in tensor_positions:
+                    if isinstance(a, np.ndarray):  # a CPU 0-d tensor joining the op as a number
+                        a = memory.from_host(a)
                     call.append(memory.flat(contiguous_cast(a, shape, cnp)))
                 else:
                     call.append(cnp.type(a))
