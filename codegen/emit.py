@@ -30,6 +30,7 @@ class BoundOverload:
     stub: str
     ret: str
     doc: str
+    self_at: int = 0  # a method's receiver is the argument named self, not always the first
 
 
 def _env() -> jinja2.Environment:
@@ -90,9 +91,17 @@ def _bindings(spec: Spec, outs: dict, variant: str) -> list[Binding]:
         for fn in fns:
             params, stub = _py_params(fn, variant == "method", outs)
             out_fn = outs.get(fn.name)
+            names = [a.name for a in lower.inputs(fn)]
+            self_at = names.index("self") if variant == "method" else 0
             ovs.append(
                 BoundOverload(
-                    params, api.pyname(fn), repr(out_fn) if out_fn else "None", stub, _ret(fn), _doc(fn)
+                    params,
+                    api.pyname(fn),
+                    repr(out_fn) if out_fn else "None",
+                    stub,
+                    _ret(fn),
+                    _doc(fn),
+                    self_at,
                 )
             )
         out.append(Binding(name, ovs, _doc(fns[0])))

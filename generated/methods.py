@@ -389,9 +389,8 @@ _logical_xor_overloads = (
 )
 
 _where_overloads = (
-    _Overload("where", (('condition', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "where_self", None),
-    _Overload("where", (('condition', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "where_ScalarOther", None),
-    _Overload("where", (('condition', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "where_ScalarSelf", None),
+    _Overload("where", (('condition', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "where_self", None, self_at=1),
+    _Overload("where", (('condition', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "where_ScalarOther", None, self_at=1),
 )
 
 _clamp_overloads = (

@@ -279,9 +279,6 @@ class TensorMethods:
     @overload
     def where(self, condition: Tensor, other: int | float | bool) -> Tensor:
         """Schema: ``where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor``"""
-    @overload
-    def where(self, condition: Tensor, other: Tensor) -> Tensor:
-        """Schema: ``where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor``"""
     def clamp(self, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
         """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
     def view(self, size: Sequence[int] | int) -> Tensor:

@@ -133,9 +133,13 @@ class Overload:
     """
 
     __slots__ = ("_fn", "_out_fn", "checks", "defaults", "fn_name", "name", "names", "npos", "out_fn_name",
-                 "params", "vararg_list")  # fmt: skip
+                 "params", "self_at", "vararg_list")  # fmt: skip
 
-    def __init__(self, name: str, params: tuple, fn_name: str, out_fn_name: str | None = None):
+    def __init__(
+        self, name: str, params: tuple, fn_name: str, out_fn_name: str | None = None, self_at: int = 0
+    ):
+        # A method's params leave out self, which goes back in at ``self_at`` (where.self's is 1).
+        self.self_at = self_at
         self.name = name
         self.params = params
         self.fn_name = fn_name
@@ -224,7 +228,7 @@ def resolve(name: str, overloads: tuple, args: tuple, kwargs: dict, self_=None):
         if bound is None:
             continue
         if self_ is not None:
-            bound.insert(0, self_)
+            bound.insert(ov.self_at, self_)
         if out is not None:
             if ov.out_fn is None:
                 continue

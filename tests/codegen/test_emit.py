@@ -369,6 +369,19 @@ def test_tensor_methods(files):
     assert '        return _resolve("sum", _sum_overloads, args, kwargs, self)\n' in methods
 
 
+def test_a_method_puts_its_receiver_where_self_is(tmp_path):
+    spec = """\
+- func: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  variants: function, method
+  pointwise: self if condition else other
+"""
+    text = emit.render(load(make_root(tmp_path, nf=spec, d="")))["methods.py"]
+    assert (
+        "_Overload(\"where\", (('condition', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "
+        '"where_self", None, self_at=1),\n' in text
+    )
+
+
 def test_stubs(files):
     fns = files["functions.pyi"]
     assert fns.count("@overload\ndef mul(") == 2

@@ -538,3 +538,16 @@ def test_no_warnings_on_plain_use():
         x = yaten.ones(2, requires_grad=True)
         assert x.grad is None  # a leaf: no non-leaf warning
         _ = yaten.arange(3.0).view(3, 1).expand(3, 2).tolist()
+
+
+WHERE_METHOD = {
+    "tensor": lambda m: m.tensor([4.0, 7.0]).where(m.tensor([True, False]), m.tensor([0.5, 0.5])).tolist(),
+    "scalar": lambda m: m.tensor([4.0, 7.0]).where(m.tensor([False, True]), 2).tolist(),
+    "keywords": lambda m: m.tensor([4.0, 7.0]).where(condition=m.tensor([True, False]), other=1.5).tolist(),
+}
+
+
+@pytest.mark.parametrize("call", WHERE_METHOD.values(), ids=WHERE_METHOD.keys())
+def test_a_method_binds_its_receiver_to_self_wherever_self_is(call):
+    # where.self(Tensor condition, Tensor self, Tensor other): x.where(c, y) is where(c, x, y)
+    assert call(yaten) == call(torch)
