@@ -1,7 +1,8 @@
-"""The op table on the CUDA device: every op with a ``CUDA:`` kernel in spec/native_functions.yaml runs
-its op-table samples (tests/ops/op_samples.py, float32) on ``cuda`` and must give the CPU's outputs
-and, where it is differentiable, the CPU's gradients (under NUMBA_ENABLE_CUDASIM=1 without a GPU).
-Pointwise ops have their own test (test_cuda_ops.py); an op gains this coverage by gaining its key.
+"""The op table on the CUDA device: every op of the op table (tests/ops/op_samples.py) runs its samples
+(float32) on ``cuda`` and must give the CPU's outputs and, where it is differentiable, the CPU's
+gradients (under NUMBA_ENABLE_CUDASIM=1 without a GPU). That is every op with a ``CUDA:`` kernel in
+spec/native_functions.yaml and every composite, which must run on cuda through ops that have one.
+Pointwise ops have their own test (test_cuda_ops.py).
 """
 
 import sys
@@ -18,19 +19,10 @@ from op_samples import EXPLICIT, NOT_SAMPLED, differentiable, functional_ops
 pytestmark = pytest.mark.skipif(not yaten.cuda.is_available(), reason="needs a GPU or NUMBA_ENABLE_CUDASIM=1")
 
 
-def _cuda_ops():
-    return [
-        fn
-        for fn in functional_ops()
-        if fn.pointwise is None
-        and fn.name not in NOT_SAMPLED
-        and any(key == "CUDA" for key, _ in fn.dispatch)
-    ]
-
-
 CASES = [
     pytest.param(fn, sample, id=f"{fn.name}-{i}-{sample.label}")
-    for fn in _cuda_ops()
+    for fn in functional_ops()
+    if fn.pointwise is None and fn.name not in NOT_SAMPLED
     for i, sample in enumerate(EXPLICIT.get(fn.name, []))
 ]
 
