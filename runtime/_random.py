@@ -7,10 +7,9 @@ not PyTorch's: a seed gives the same numbers in yaten on every run and platform,
 gives. As in PyTorch, an unseeded program starts from a fixed seed, so it too draws the same numbers
 every run.
 
-On cuda, ``rand``, ``randn``, ``normal`` (numbers for mean and std), ``bernoulli``, the ``*_like``
-factories, ``randint`` for a range of at most 2**32 integers and the in-place fills draw on the
-device. ``randperm``, ``normal`` with a tensor mean or std, and ``randint`` over a wider range draw on
-the host and copy the result over, from a NumPy ``Philox`` engine keyed by the cuda generator's seed
+On cuda, ``rand``, ``randn``, ``normal``, ``bernoulli``, the ``*_like`` factories, ``randint`` for a
+range of at most 2**32 integers and the in-place fills draw on the device. ``randperm`` and
+``randint`` over a wider range draw on the host and copy the result over, from a NumPy ``Philox`` engine keyed by the cuda generator's seed
 and started at its offset, which then advances by the counters the host engine used: every cuda draw
 follows the one state.
 """
@@ -494,20 +493,24 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None,
     dt, dev = like.dtype, like.device
     if not dt.is_floating_point:
         raise F.not_implemented("normal_kernel_cpu", dt)
-    m = mean._host().astype(np.float64) if mean_t else float(F.number_arg("normal", "mean", 1, mean))
+    m = mean if mean_t else float(F.number_arg("normal", "mean", 1, mean))
     if std_t:
-        s = std._host().astype(np.float64)
-        if not (s >= 0).all():
+        if not bool((std.detach() >= 0).all()):
             raise RuntimeError("normal expects all elements of std >= 0.0")
     else:
         s = float(F.number_arg("normal", "std", 2, std))
         if s < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {s:g}")
     shape = broadcast_shapes(tuple(mean.shape) if mean_t else (), tuple(std.shape) if std_t else ())
-    with _host_engine(_generator("normal", generator, dev)) as engine:
-        z = engine.standard_normal(shape)
+    g = _generator("normal", generator, dev)
+    if g._np is None:  # mean + std * z on the device
+        z = _device_new(g, "normal_", shape, D.float64 if dt is D.float64 else D.float32, dev, False)
+        with grad_mode.no_grad():
+            return ((m.detach() if mean_t else m) + (std.detach() if std_t else s) * z).to(dt)
+    m = m._host().astype(np.float64) if mean_t else m
+    s = std._host().astype(np.float64) if std_t else s
     with np.errstate(over="ignore"):
-        host = np.asarray(m + s * z).astype(dt.np)
+        host = np.asarray(m + s * g._np.standard_normal(shape)).astype(dt.np)
     return F.make(host, dev)
 
 

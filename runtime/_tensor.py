@@ -581,6 +581,28 @@ class Tensor(TensorMethods):
 
         return tensor(data, requires_grad=requires_grad, **self._like(dtype, device))
 
+    def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+        """Fill in place with samples from U[from_, to) (torch's ``from``), on this tensor's device.
+
+        >>> import yaten
+        >>> all(-1 <= v < 1 for v in yaten.empty(5).uniform_(-1, 1).tolist())
+        True
+        """
+        from ._random import fill_uniform_
+
+        return fill_uniform_(self, from_, to, generator)
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        """Fill in place with samples from N(mean, std²), on this tensor's device.
+
+        >>> import yaten
+        >>> yaten.empty(2, 3).normal_(0.0, 0.02).shape
+        yaten.Size([2, 3])
+        """
+        from ._random import fill_normal_
+
+        return fill_normal_(self, mean, std, generator)
+
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """The legacy type name (``'yaten.FloatTensor'``) or, given a dtype, ``self.to(dtype)``.
 

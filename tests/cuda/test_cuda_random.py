@@ -187,9 +187,10 @@ def test_set_state_errors_as_the_cpu_generator():
         g.set_state([0] * 16)
 
 
-def test_host_drawn_ops_follow_the_cuda_state():
-    # randperm, normal with tensors, randint over more than 2**32 values: drawn on the host from the
-    # cuda generator's (seed, offset), which they advance.
+def test_every_draw_follows_the_cuda_state():
+    # randperm and randint over more than 2**32 values are drawn on the host from the cuda generator's
+    # (seed, offset), which they advance; normal with tensors draws on the device (its std check reads
+    # one value back, as torch's).
     draws = {
         "randperm": lambda g: yaten.randperm(50, generator=g, device="cuda"),
         "normal_t": lambda g: yaten.normal(on(np.zeros(50), "cuda"), on(np.ones(50), "cuda"), generator=g),

@@ -746,15 +746,22 @@ def test_fill_uniform_and_normal():
 
 
 @pytest.mark.parametrize("call", [
-    lambda m, t: t(3).uniform_(2, 1) if m is torch else _random.fill_uniform_(t(3), 2, 1),
-    lambda m, t: t(3).uniform_(0, float("inf")) if m is torch else _random.fill_uniform_(t(3), 0, float("inf")),
-    lambda m, t: t(3).normal_(0, -1) if m is torch else _random.fill_normal_(t(3), 0, -1),
-    lambda m, t: t(3, dtype=m.int64).uniform_() if m is torch else _random.fill_uniform_(t(3, dtype=m.int64)),
-    lambda m, t: t(3, dtype=m.int64).normal_() if m is torch else _random.fill_normal_(t(3, dtype=m.int64)),
-    lambda m, t: t(3, requires_grad=True).uniform_() if m is torch else _random.fill_uniform_(t(3, requires_grad=True)),
+    lambda m: m.empty(3).uniform_(2, 1),
+    lambda m: m.empty(3).uniform_(0, float("inf")),
+    lambda m: m.empty(3).normal_(0, -1),
+    lambda m: m.empty(3, dtype=m.int64).uniform_(),
+    lambda m: m.empty(3, dtype=m.int64).normal_(),
+    lambda m: m.empty(3, requires_grad=True).uniform_(),
 ])  # fmt: skip
 def test_fill_errors_as_torch(call):
-    _same_error(lambda: call(yaten, yaten.empty), lambda: call(torch, torch.empty))
+    _same_error(lambda: call(yaten), lambda: call(torch))
+
+
+def test_tensor_uniform_and_normal_fill_in_place():
+    t = yaten.empty(1000)
+    assert t.uniform_(-1, to=2, generator=yaten.Generator().manual_seed(0)) is t
+    assert float(t.min()) >= -1 and float(t.max()) < 2
+    assert t.normal_(mean=5.0, std=0.0) is t and t.tolist() == [5.0] * 1000
 
 
 # --- docs -------------------------------------------------------------------------------------------
