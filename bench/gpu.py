@@ -26,10 +26,11 @@ import train_digits
 
 
 class Lib:
-    """One library on one device: its module, device name and synchronize call."""
+    """One library on one device: its module, device name and synchronize call; ``once`` (a dry run)
+    times a single call, since the simulator runs every GPU thread in Python."""
 
-    def __init__(self, module, device: str):
-        self.m, self.device = module, device
+    def __init__(self, module, device: str, once: bool = False):
+        self.m, self.device, self.once = module, device, once
         cuda = module.cuda
         self.sync = cuda.synchronize if device == "cuda" else (lambda: None)
 
@@ -41,6 +42,8 @@ def seconds(lib: Lib, fn, repeat: int, number: int) -> float:
     """Seconds per call of ``fn``: the least over ``repeat`` runs of ``number`` calls, synchronized."""
     fn()
     lib.sync()
+    if lib.once:
+        repeat = number = 1
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
@@ -122,8 +125,8 @@ def main(argv=None) -> int:
     if not yaten.cuda.is_available() or not (args.dry_run or torch.cuda.is_available()):
         print("bench/gpu.py needs an NVIDIA GPU with both yaten.cuda and torch.cuda available (or --dry-run)")
         return 2
-    ours = Lib(yaten, "cuda")
-    theirs = Lib(torch, "cpu" if args.dry_run else "cuda")
+    ours = Lib(yaten, "cuda", args.dry_run)
+    theirs = Lib(torch, "cpu" if args.dry_run else "cuda", args.dry_run)
     name = "dry run: tiny sizes, torch on the cpu" if args.dry_run else torch.cuda.get_device_name()
     print(f"GPU: {name}\n")
     print("| case | yaten | torch | yaten/torch | target | met |")
