@@ -26,13 +26,19 @@ def copy_(self, src, non_blocking=False):
 def to_copy(
     self, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None
 ):
+    """A copy of ``self`` in ``dtype`` on ``device``, laid out as ``self`` (torch's preserve_format):
+    converted on ``self``'s device, then, to another device, moved as one block of bytes and viewed
+    with the same strides there."""
     dtype = self._dtype if dtype is None else dtype
     device = self._device if device is None else _dev.canonical(device)
+    if self._device.type == "cpu":
+        from ..kernels.cpu.shape import to_dtype
+    else:
+        from ..kernels.cuda.copy import to_dtype
+    converted = to_dtype(self._data, dtype.np)
     if device == self._device:
-        if device.type == "cpu":
-            from ..kernels.cpu.shape import to_dtype
-        else:
-            from ..kernels.cuda.copy import to_dtype
-        return wrap(to_dtype(self._data, dtype.np), device)
-    host = self._host().astype(dtype.np)
-    return wrap(_host_to(device, host) if device.type != "cpu" else host, device)
+        return wrap(converted, device)
+    src, dst = backend(self._device), backend(device)
+    block = dst.from_host(src.to_host(src.flat_bytes(converted)))
+    strides = [st // dtype.itemsize for st in converted.strides]
+    return wrap(dst.strided(block, dtype.np, converted.shape, strides, 0), device)

@@ -204,8 +204,8 @@ def test_copy_into_overlapping(K):
     lambda m, d: m.ones(0, 3, device=d).t(),
 ])  # fmt: skip
 def test_clone_and_dtype_copies_keep_the_cpus_layout(make):
-    """clone (preserve and contiguous formats) and same-device dtype copies lay the result out as the
-    CPU does, converting on the device."""
+    """clone (preserve and contiguous formats), dtype copies and moves between devices lay the result
+    out as the CPU does, converting on the device."""
     import yaten
 
     for copy in (
@@ -217,6 +217,10 @@ def test_clone_and_dtype_copies_keep_the_cpus_layout(make):
         want, got = copy(make(yaten, "cpu")), copy(make(yaten, "cuda"))
         assert got.device.type == "cuda" and got.dtype == want.dtype and got.stride() == want.stride()
         assert got.tolist() == want.tolist()
+    # Between devices too, as torch's preserve_format: the CPU's same-device copy is the reference.
+    want = make(yaten, "cpu").double()
+    for got in (make(yaten, "cpu").to("cuda", yaten.float64), make(yaten, "cuda").to("cpu", yaten.float64)):
+        assert got.dtype == want.dtype and got.stride() == want.stride() and got.tolist() == want.tolist()
 
 
 def test_copy_into_bad_shape(K):
