@@ -78,6 +78,9 @@ __all__ = [
     "MaxBackward0",
     "MaxBackward1",
     "MinBackward0",
+    "SortBackward0",
+    "SortBackward1",
+    "TopkBackward0",
     "MinBackward1",
     "AmaxBackward0",
     "AminBackward0",
@@ -1707,6 +1710,96 @@ class MinBackward0(Node):
         return (grad_self,)
 
 
+class SortBackward0(Node):
+    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:170
+        self = node._saved_self_
+        dim = node._saved_dim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:172
+        return (grad_self,)
+
+
+class SortBackward1(Node):
+    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:173
+        self = node._saved_self_
+        dim = node._saved_dim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:175
+        return (grad_self,)
+
+
+class TopkBackward0(Node):
+    """topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:176
+        self = node._saved_self_
+        dim = node._saved_dim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:178
+        return (grad_self,)
+
+
 class MinBackward1(Node):
     """min(Tensor self) -> Tensor"""
 
@@ -1729,12 +1822,12 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:170
+    def apply(node, grads):  # spec/derivatives.yaml:179
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:171
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:180
         return (grad_self,)
 
 
@@ -1760,14 +1853,14 @@ class AmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:172
+    def apply(node, grads):  # spec/derivatives.yaml:181
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:173
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:182
         return (grad_self,)
 
 
@@ -1793,14 +1886,14 @@ class AminBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:174
+    def apply(node, grads):  # spec/derivatives.yaml:183
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:175
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:184
         return (grad_self,)
 
 
@@ -1818,14 +1911,14 @@ class VarBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:176
+    def apply(node, grads):  # spec/derivatives.yaml:185
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:177
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:186
         return (grad_self,)
 
 
@@ -1851,7 +1944,7 @@ class StdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:178
+    def apply(node, grads):  # spec/derivatives.yaml:187
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
@@ -1859,7 +1952,7 @@ class StdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:179
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:188
         return (grad_self,)
 
 
@@ -1885,14 +1978,14 @@ class LogsumexpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:180
+    def apply(node, grads):  # spec/derivatives.yaml:189
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:181
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:190
         return (grad_self,)
 
 
@@ -1918,13 +2011,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:182
+    def apply(node, grads):  # spec/derivatives.yaml:191
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:183
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:192
         return (grad_self,)
 
 
@@ -1950,7 +2043,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:184
+    def apply(node, grads):  # spec/derivatives.yaml:193
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -1958,7 +2051,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:185
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:194
         return (grad_self,)
 
 
@@ -1968,11 +2061,11 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:186
+    def apply(node, grads):  # spec/derivatives.yaml:195
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:187
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:196
         return (grad_self,)
 
 
@@ -1995,13 +2088,13 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:188
+    def apply(node, grads):  # spec/derivatives.yaml:197
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:189
+        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:198
         return (grad_self,)
 
 
@@ -2024,13 +2117,13 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:190
+    def apply(node, grads):  # spec/derivatives.yaml:199
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:191
+        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:200
         return (grad_self,)
 
 
@@ -2056,15 +2149,15 @@ class SoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:192
+    def apply(node, grads):  # spec/derivatives.yaml:201
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         input_dtype = node._saved_input_dtype
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:193
-        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:194
+        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:202
+        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:203
         return (grad_grad_output, grad_output)
 
 
@@ -2090,14 +2183,14 @@ class LogSoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:195
+    def apply(node, grads):  # spec/derivatives.yaml:204
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:196
-        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:197
+        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:205
+        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:206
         return (grad_grad_output, grad_output)
 
 
@@ -2123,13 +2216,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:198
+    def apply(node, grads):  # spec/derivatives.yaml:207
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:199
-        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:200
+        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:208
+        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:209
         return (grad_self, grad_mat2)
 
 
@@ -2155,13 +2248,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:201
+    def apply(node, grads):  # spec/derivatives.yaml:210
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:202
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:203
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:211
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:212
         return (grad_self, grad_mat2)
 
 
@@ -2187,16 +2280,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:204
+    def apply(node, grads):  # spec/derivatives.yaml:213
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:205
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:206
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:207
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:214
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:215
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:216
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2222,13 +2315,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:208
+    def apply(node, grads):  # spec/derivatives.yaml:217
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:209
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:210
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:218
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:219
         return (grad_self, grad_tensor)
 
 
@@ -2254,13 +2347,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:211
+    def apply(node, grads):  # spec/derivatives.yaml:220
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:212
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:213
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:221
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:222
         return (grad_self, grad_vec)
 
 
@@ -2274,12 +2367,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:214
+    def apply(node, grads):  # spec/derivatives.yaml:223
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:215
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:224
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2290,11 +2383,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:216
+    def apply(node, grads):  # spec/derivatives.yaml:225
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:217
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:226
         return (grad_self,)
 
 
@@ -2304,12 +2397,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:218
+    def apply(node, grads):  # spec/derivatives.yaml:227
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:219
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:228
         return (grad_self,)
 
 
@@ -2324,12 +2417,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:220
+    def apply(node, grads):  # spec/derivatives.yaml:229
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:221
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:230
         return (grad_self,)
 
 
@@ -2339,10 +2432,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:222
+    def apply(node, grads):  # spec/derivatives.yaml:231
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:223
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:232
         return (grad_self,)
 
 
@@ -2355,11 +2448,11 @@ class CopyBackwards(Node):
     def name(self) -> str:
         return "yaten::autograd::CopyBackwards"  # as PyTorch's hand-written nodes, with the namespace
 
-    def apply(node, grads):  # spec/derivatives.yaml:224
+    def apply(node, grads):  # spec/derivatives.yaml:233
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:226
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:227
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:235
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:236
         return (grad_self, grad_src)
 
 
@@ -2369,10 +2462,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:228
+    def apply(node, grads):  # spec/derivatives.yaml:237
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:229
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:238
         return (grad_self,)
 
 
@@ -2382,10 +2475,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:230
+    def apply(node, grads):  # spec/derivatives.yaml:239
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:231
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:240
         return (grad_self,)
 
 
@@ -2403,11 +2496,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:232
+    def apply(node, grads):  # spec/derivatives.yaml:241
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:233
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:242
         return (grad_self,)
 
 
@@ -2430,13 +2523,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:234
+    def apply(node, grads):  # spec/derivatives.yaml:243
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:236
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:245
         return (grad_self,)
 
 
@@ -2459,13 +2552,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:237
+    def apply(node, grads):  # spec/derivatives.yaml:246
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:239
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:248
         return (grad_self,)
 
 
@@ -2483,13 +2576,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:240
+    def apply(node, grads):  # spec/derivatives.yaml:249
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:242
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:243
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:251
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:252
         return (grad_self, grad_src)
 
 
@@ -2507,12 +2600,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:244
+    def apply(node, grads):  # spec/derivatives.yaml:253
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:246
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:255
         return (grad_self,)
 
 
@@ -2530,13 +2623,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:247
+    def apply(node, grads):  # spec/derivatives.yaml:256
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:249
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:250
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:258
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:259
         return (grad_self, grad_src)
 
 
@@ -2554,11 +2647,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:251
+    def apply(node, grads):  # spec/derivatives.yaml:260
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:253
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:262
         return (grad_self,)
 
 
@@ -2576,12 +2669,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:254
+    def apply(node, grads):  # spec/derivatives.yaml:263
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:256
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:257
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:265
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:266
         return (grad_self, grad_value)
 
 
@@ -2607,12 +2700,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:258
+    def apply(node, grads):  # spec/derivatives.yaml:267
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:260
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:269
         return (grad_self,)
 
 
@@ -2631,12 +2724,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:261
+    def apply(node, grads):  # spec/derivatives.yaml:270
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:263
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:272
         return (grad_self,)
 
 
@@ -2658,14 +2751,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:264
+    def apply(node, grads):  # spec/derivatives.yaml:273
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:266
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:267
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:275
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:276
         return (grad_self, grad_values)
 
 
@@ -2683,12 +2776,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:270
+    def apply(node, grads):  # spec/derivatives.yaml:279
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:271
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:280
         return (grad_self,)
 
 
@@ -2706,12 +2799,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:272
+    def apply(node, grads):  # spec/derivatives.yaml:281
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:273
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:282
         return (grad_self,)
 
 
@@ -2729,13 +2822,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:274
+    def apply(node, grads):  # spec/derivatives.yaml:283
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:275
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:284
         return (grad_self,)
 
 
@@ -2753,13 +2846,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:276
+    def apply(node, grads):  # spec/derivatives.yaml:285
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:277
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:286
         return (grad_self,)
 
 
@@ -2782,14 +2875,14 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:278
+    def apply(node, grads):  # spec/derivatives.yaml:287
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:280
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:289
         return (grad_weight,)
 
 
@@ -2831,7 +2924,7 @@ class NllLossBackward0(Node):
     def _raw_saved_total_weight(node):
         return node._saved_total_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:281
+    def apply(node, grads):  # spec/derivatives.yaml:290
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2841,7 +2934,7 @@ class NllLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:283
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:292
         return (grad_self,)
 
 
@@ -2867,15 +2960,15 @@ class NllLossBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:285
+    def apply(node, grads):  # spec/derivatives.yaml:294
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         ignore_index = node._saved_ignore_index
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:286
-        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:287
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:295
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:296
         return (grad_grad_output, grad_self)
 
 
@@ -2909,15 +3002,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:289
+    def apply(node, grads):  # spec/derivatives.yaml:298
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:290
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:291
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:299
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:300
         return (grad_self, grad_target)
 
 
@@ -2951,7 +3044,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:294
+    def apply(node, grads):  # spec/derivatives.yaml:303
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -2964,7 +3057,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:295
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:304
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -2998,7 +3091,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:296
+    def apply(node, grads):  # spec/derivatives.yaml:305
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -3012,7 +3105,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:297
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:306
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -3038,7 +3131,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:298
+    def apply(node, grads):  # spec/derivatives.yaml:307
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3049,7 +3142,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:300
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:309
         return (grad_self,)
 
 
@@ -3072,13 +3165,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:301
+    def apply(node, grads):  # spec/derivatives.yaml:310
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:303
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:304
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:312
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:313
         return (grad_grad_output, grad_self)
 
 
@@ -3096,7 +3189,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:305
+    def apply(node, grads):  # spec/derivatives.yaml:314
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3106,7 +3199,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:306
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:315
         return (grad_self,)
 
 
@@ -3121,7 +3214,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:307
+    def apply(node, grads):  # spec/derivatives.yaml:316
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3131,8 +3224,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:308
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:309
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:317
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:318
         return (grad_grad_output, grad_self)
 
 
@@ -3150,11 +3243,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:310
+    def apply(node, grads):  # spec/derivatives.yaml:319
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:311
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:320
         return (grad_self,)
 
 
@@ -3174,13 +3267,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:312
+    def apply(node, grads):  # spec/derivatives.yaml:321
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:313
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:314
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:322
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:323
         return (grad_grad_output, grad_self)
 
 
@@ -3222,7 +3315,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:317
+    def apply(node, grads):  # spec/derivatives.yaml:326
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -3233,7 +3326,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:319
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:328
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3291,7 +3384,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:320
+    def apply(node, grads):  # spec/derivatives.yaml:329
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -3304,5 +3397,5 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:322
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:331
         return (grad_input, grad_weight, grad_bias)

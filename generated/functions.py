@@ -6,7 +6,7 @@ from yaten._arg_parser import REQUIRED as _R
 from yaten._arg_parser import Overload as _Overload
 from yaten._arg_parser import resolve as _resolve
 
-__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "addcmul", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
+__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "addcmul", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "sort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
 
 _neg_overloads = (
     _Overload("neg", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
@@ -990,6 +990,35 @@ _min_overloads = (
 def min(*args, **kwargs):
     """Schema: ``min(Tensor self) -> Tensor``"""
     return _resolve("min", _min_overloads, args, kwargs)
+
+_sort_overloads = (
+    _Overload("sort", (('input', 'Tensor', _R, False), ('dim', 'int', -1, False), ('descending', 'bool', False, False), ), "sort", None),
+    _Overload("sort", (('input', 'Tensor', _R, False), ('stable', 'bool?', _R, True), ('dim', 'int', -1, True), ('descending', 'bool', False, True), ), "sort_stable", None),
+)
+
+
+def sort(*args, **kwargs):
+    """Schema: ``sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+    return _resolve("sort", _sort_overloads, args, kwargs)
+
+_argsort_overloads = (
+    _Overload("argsort", (('input', 'Tensor', _R, False), ('dim', 'int', -1, False), ('descending', 'bool', False, False), ), "argsort", None),
+    _Overload("argsort", (('input', 'Tensor', _R, False), ('stable', 'bool', _R, True), ('dim', 'int', -1, True), ('descending', 'bool', False, True), ), "argsort_stable", None),
+)
+
+
+def argsort(*args, **kwargs):
+    """Schema: ``argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor``"""
+    return _resolve("argsort", _argsort_overloads, args, kwargs)
+
+_topk_overloads = (
+    _Overload("topk", (('input', 'Tensor', _R, False), ('k', 'SymInt', _R, False), ('dim', 'int', -1, False), ('largest', 'bool', True, False), ('sorted', 'bool', True, False), ), "topk", None),
+)
+
+
+def topk(*args, **kwargs):
+    """Schema: ``topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)``"""
+    return _resolve("topk", _topk_overloads, args, kwargs)
 
 _amax_overloads = (
     _Overload("amax", (('input', 'Tensor', _R, False), ('dim', 'int[1]', (), False), ('keepdim', 'bool', False, False), ), "amax", None),

@@ -327,6 +327,20 @@ def min(input: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]
 @overload
 def min(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``min.other(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def sort(input: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+@overload
+def sort(input: Tensor, *, stable: bool | None, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+@overload
+def argsort(input: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
+    """Schema: ``argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor``"""
+@overload
+def argsort(input: Tensor, *, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
+    """Schema: ``argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor``"""
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
+    """Schema: ``topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)``"""
 def amax(input: Tensor, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:
     """Schema: ``amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor``"""
 def amin(input: Tensor, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:

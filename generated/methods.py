@@ -515,6 +515,20 @@ _min_overloads = (
     _Overload("min", (('other', 'Tensor', _R, False), ), "min_other", None),
 )
 
+_sort_overloads = (
+    _Overload("sort", (('dim', 'int', -1, False), ('descending', 'bool', False, False), ), "sort", None),
+    _Overload("sort", (('stable', 'bool?', _R, True), ('dim', 'int', -1, True), ('descending', 'bool', False, True), ), "sort_stable", None),
+)
+
+_argsort_overloads = (
+    _Overload("argsort", (('dim', 'int', -1, False), ('descending', 'bool', False, False), ), "argsort", None),
+    _Overload("argsort", (('stable', 'bool', _R, True), ('dim', 'int', -1, True), ('descending', 'bool', False, True), ), "argsort_stable", None),
+)
+
+_topk_overloads = (
+    _Overload("topk", (('k', 'SymInt', _R, False), ('dim', 'int', -1, False), ('largest', 'bool', True, False), ('sorted', 'bool', True, False), ), "topk", None),
+)
+
 _amax_overloads = (
     _Overload("amax", (('dim', 'int[1]', (), False), ('keepdim', 'bool', False, False), ), "amax", None),
 )
@@ -1165,6 +1179,18 @@ class TensorMethods:
     def min(self, *args, **kwargs):
         """Schema: ``min(Tensor self) -> Tensor``"""
         return _resolve("min", _min_overloads, args, kwargs, self)
+
+    def sort(self, *args, **kwargs):
+        """Schema: ``sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+        return _resolve("sort", _sort_overloads, args, kwargs, self)
+
+    def argsort(self, *args, **kwargs):
+        """Schema: ``argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor``"""
+        return _resolve("argsort", _argsort_overloads, args, kwargs, self)
+
+    def topk(self, *args, **kwargs):
+        """Schema: ``topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)``"""
+        return _resolve("topk", _topk_overloads, args, kwargs, self)
 
     def amax(self, *args, **kwargs):
         """Schema: ``amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor``"""

@@ -372,6 +372,20 @@ class TensorMethods:
     @overload
     def min(self, other: Tensor) -> Tensor:
         """Schema: ``min.other(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def sort(self, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+    @overload
+    def sort(self, *, stable: bool | None, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+    @overload
+    def argsort(self, dim: int = -1, descending: bool = False) -> Tensor:
+        """Schema: ``argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor``"""
+    @overload
+    def argsort(self, *, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
+        """Schema: ``argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor``"""
+    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
+        """Schema: ``topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)``"""
     def amax(self, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:
         """Schema: ``amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor``"""
     def amin(self, dim: Sequence[int] | int = (), keepdim: bool = False) -> Tensor:

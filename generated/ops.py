@@ -103,6 +103,10 @@ from yaten.native.reductions import (
     var as _native_var,
     var_dim as _native_var_dim,
 )
+from yaten.native.sorting import (
+    argsort as _native_argsort,
+    argsort_stable as _native_argsort_stable,
+)
 from yaten.native.views import (
     as_strided as _native_as_strided,
     detach as _native_detach,
@@ -196,6 +200,11 @@ from yaten.kernels.cpu.shape import (
     roll as _cpu_roll,
     zero_ as _cpu_zero_,
 )
+from yaten.kernels.cpu.sort import (
+    sort as _cpu_sort,
+    sort_stable as _cpu_sort_stable,
+    topk as _cpu_topk,
+)
 
 # Pointwise ops: scalar expressions from spec/native_functions.yaml, built per dtype on first use.
 _PW_neg = _PointwiseOp("neg", _pw_cpu.neg_kernel, (0,), (0,), "default", "all", None, None)
@@ -278,6 +287,9 @@ _PW_hardtanh = _PointwiseOp("hardtanh", _pw_cpu.hardtanh_kernel, (0,), (0,), "de
 # The named tuples of ops with several named results (torch.return_types).
 _RT_max_dim = _return_type("max", ("values", "indices"))
 _RT_min_dim = _return_type("min", ("values", "indices"))
+_RT_sort = _return_type("sort", ("values", "indices"))
+_RT_sort_stable = _return_type("sort", ("values", "indices"))
+_RT_topk = _return_type("topk", ("values", "indices"))
 _RT_nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))
 
 # Dispatch tables: device type -> array-level kernel.
@@ -291,6 +303,9 @@ _K_max = {"cpu": _cpu_max_all, "cuda": _Lazy("yaten.kernels.cuda.reduce", "max_a
 _K_max_dim = {"cpu": _cpu_max_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "max_dim")}
 _K_min = {"cpu": _cpu_min_all, "cuda": _Lazy("yaten.kernels.cuda.reduce", "min_all")}
 _K_min_dim = {"cpu": _cpu_min_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "min_dim")}
+_K_sort = {"cpu": _cpu_sort, "cuda": _Lazy("yaten.kernels.cuda.sort", "sort")}
+_K_sort_stable = {"cpu": _cpu_sort_stable, "cuda": _Lazy("yaten.kernels.cuda.sort", "sort_stable")}
+_K_topk = {"cpu": _cpu_topk, "cuda": _Lazy("yaten.kernels.cuda.sort", "topk")}
 _K_amax = {"cpu": _cpu_amax, "cuda": _Lazy("yaten.kernels.cuda.reduce", "amax")}
 _K_amin = {"cpu": _cpu_amin, "cuda": _Lazy("yaten.kernels.cuda.reduce", "amin")}
 _K_argmax = {"cpu": _cpu_argmax, "cuda": _Lazy("yaten.kernels.cuda.reduce", "argmax")}
@@ -2534,6 +2549,64 @@ def min_dim(self, dim, keepdim=False):
         node._saved_self_ = _Meta(self)
         node._saved_dim = dim
         node._saved_keepdim = keepdim
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_indices_ = _Saved(result[1], True)
+    return result
+
+
+def sort(self, dim=-1, descending=False):
+    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
+    device = self._device
+    result = _RT_sort(*(_wrap(r, device) for r in _kernel(_K_sort, device, 'sort')(self=self._data, dim=dim, descending=descending)))
+    if _GRAD.enabled and self._rg:
+        node = SortBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Meta(self)
+        node._saved_dim = dim
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_indices_ = _Saved(result[1], True)
+    return result
+
+
+def sort_stable(self, stable, dim=-1, descending=False):
+    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
+    device = self._device
+    result = _RT_sort_stable(*(_wrap(r, device) for r in _kernel(_K_sort_stable, device, 'sort')(self=self._data, stable=stable, dim=dim, descending=descending)))
+    if _GRAD.enabled and self._rg:
+        node = SortBackward1()
+        _connect(node, (self,))
+        node._saved_self_ = _Meta(self)
+        node._saved_dim = dim
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_indices_ = _Saved(result[1], True)
+    return result
+
+
+def argsort(self, dim=-1, descending=False):
+    """argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor"""
+    return _native_argsort(self, dim, descending)
+
+
+def argsort_stable(self, stable, dim=-1, descending=False):
+    """argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor"""
+    return _native_argsort_stable(self, stable, dim, descending)
+
+
+def topk(self, k, dim=-1, largest=True, sorted=True):
+    """topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)"""
+    device = self._device
+    result = _RT_topk(*(_wrap(r, device) for r in _kernel(_K_topk, device, 'topk')(self=self._data, k=k, dim=dim, largest=largest, sorted=sorted)))
+    if _GRAD.enabled and self._rg:
+        node = TopkBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Meta(self)
+        node._saved_dim = dim
         node._num_outputs = 2
         node._output_meta = [_Meta(r) for r in result]
         _set_history(result[0], node, 0)

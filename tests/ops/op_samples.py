@@ -131,6 +131,54 @@ EXPLICIT = {
     "min": [Sample((_f(3, 4),))],
     "min.dim": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), 0, True))],
     "min.other": [Sample((_f(3, 4), _f(3, 4, seed=1)))],
+    # Tie-free data (the sort is stable, torch's non-stable sort may order ties otherwise) except
+    # under stable=True; no gradient through ties or NaN (finite differences see a kink there).
+    "sort": [
+        Sample((_f(3, 4),)),
+        Sample((_f(3, 4), 0, True)),
+        Sample((_f(3, 4).T, 1), label="non-contiguous"),
+        Sample((_f(2, 3), -1, True), method=True, label="method"),
+        Sample((np.array([[1.0, np.nan, -np.inf], [np.nan, 0.5, np.inf]]), 1, True), grad=False, label="nan"),
+        Sample((_f(),), label="0-dim"),
+        Sample((np.zeros((0, 3)), 1), label="empty"),
+    ],
+    "sort.stable": [
+        Sample((_f(3, 4),), {"stable": None, "dim": 0}),
+        Sample(
+            (np.array([[1.0, 0.0, 1.0, 2.0], [2.0, 2.0, 0.0, np.nan]]),),
+            {"stable": True},
+            grad=False,
+            label="ties",
+        ),
+        Sample(
+            (np.array([[1.0, 0.0, 1.0, 2.0], [2.0, 2.0, 0.0, np.nan]]),),
+            {"stable": True, "descending": True},
+            grad=False,
+            label="ties descending",
+        ),
+    ],
+    "argsort": [
+        Sample((_f(3, 4),), grad=False),
+        Sample((_f(3, 4), 0, True), grad=False),
+        Sample((_f(3, 4), 1), method=True, grad=False, label="method"),
+    ],
+    "argsort.stable": [
+        Sample(
+            (np.array([[1.0, 0.0, 1.0], [np.nan, 2.0, 2.0]]),),
+            {"stable": True, "descending": True},
+            grad=False,
+        ),
+        Sample((np.array([1.0, 0.0, 1.0]),), {"stable": True, "dim": 0}, grad=False),
+    ],
+    "topk": [
+        Sample((_f(3, 4), 2)),
+        Sample((_f(3, 4), 2, 0, False)),
+        Sample((_f(3, 4).T, 1, 1), label="non-contiguous"),
+        Sample((_f(2, 5), 3), method=True, label="method"),
+        Sample((np.array([1.0, np.nan, 3.0, -np.inf]), 2), grad=False, label="nan"),
+        Sample((_f(), 1), label="0-dim"),
+        Sample((np.zeros((0, 3)), 2, 1), label="empty"),
+    ],
     "amax": [Sample((_f(3, 4), [1])), Sample((_f(3, 4), [0, 1], True))],
     "amin": [Sample((_f(3, 4), [1])), Sample((_f(3, 4), [0, 1], True))],
     "argmax": [Sample((_f(3, 4),), grad=False), Sample((_f(3, 4), 1), grad=False)],
@@ -507,6 +555,14 @@ BAD = {
     ],
     "mean": [Sample((_idx(1, 2),), label="integer input")],
     "max.dim": [Sample((np.zeros((0, 3)), 0), label="empty reduction")],
+    "sort": [Sample((_f(3), 1), label="dim out of range"), Sample((_f(), -2), label="0-d dim out of range")],
+    "topk": [
+        Sample((_f(3), 4), label="k too large"),
+        Sample((_f(3), -1), label="negative k"),
+        Sample((_f(), 2), label="0-d k too large"),
+        Sample((np.zeros((0, 3)), 1, 0), label="k of an empty dim"),
+        Sample((np.array([True, False]), 1), label="bool input"),
+    ],
     "var.correction": [Sample((_idx(1, 2),), label="integer input")],
     "softmax.int": [Sample((_f(3), 1), label="dim out of range")],
     "mm": [
