@@ -7,11 +7,11 @@ not PyTorch's: a seed gives the same numbers in yaten on every run and platform,
 gives. As in PyTorch, an unseeded program starts from a fixed seed, so it too draws the same numbers
 every run.
 
-On cuda, ``rand``, ``randn``, ``normal``, ``bernoulli``, the ``*_like`` factories, ``randint`` for a
-range of at most 2**32 integers and the in-place fills draw on the device. ``randperm`` and
-``randint`` over a wider range draw on the host and copy the result over, from a NumPy ``Philox`` engine keyed by the cuda generator's seed
-and started at its offset, which then advances by the counters the host engine used: every cuda draw
-follows the one state.
+On cuda, ``rand``, ``randn``, ``normal``, ``bernoulli``, ``randperm`` (the order sorting random
+keys), the ``*_like`` factories, ``randint`` for a range of at most 2**32 integers and the in-place
+fills draw on the device. ``randint`` over a wider range draws on the host and copies the result over,
+from a NumPy ``Philox`` engine keyed by the cuda generator's seed and started at its offset, which
+then advances by the counters the host engine used: every cuda draw follows the one state.
 """
 
 import contextlib
@@ -441,9 +441,13 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None, require
     }
     if dt in limit and m > 2 ** limit[dt][0] + 1:
         raise RuntimeError(f"n cannot be greater than {limit[dt][1]} for {limit[dt][2]} type.")
-    with _host_engine(_generator("randperm", generator, dev)) as engine:
-        values = engine.permutation(m)
-    return F.make(values.astype(dt.np), dev, requires_grad)
+    g = _generator("randperm", generator, dev)
+    if g._np is None:  # the order that sorts m random keys, as torch's cuda randperm
+        keys = _device_new(g, "uniform_", (m,), D.float64, dev, False)
+        with grad_mode.no_grad():
+            order = keys.sort()[1]
+        return wrap(order._data if dt is D.int64 else order.to(dt)._data, dev, requires_grad)
+    return F.make(g._np.permutation(m).astype(dt.np), dev, requires_grad)
 
 
 _NORMAL_OVERLOADS = (

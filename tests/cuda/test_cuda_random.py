@@ -188,8 +188,8 @@ def test_set_state_errors_as_the_cpu_generator():
 
 
 def test_every_draw_follows_the_cuda_state():
-    # randperm and randint over more than 2**32 values are drawn on the host from the cuda generator's
-    # (seed, offset), which they advance; normal with tensors draws on the device (its std check reads
+    # randint over more than 2**32 values is drawn on the host from the cuda generator's (seed, offset),
+    # which it advances; randperm and normal with tensors draw on the device (normal's std check reads
     # one value back, as torch's).
     draws = {
         "randperm": lambda g: yaten.randperm(50, generator=g, device="cuda"),
@@ -208,6 +208,9 @@ def test_every_draw_follows_the_cuda_state():
         assert _offset(g) == after, name
     p = _np(yaten.randperm(50, generator=g, device="cuda"))
     assert sorted(p.tolist()) == list(range(50))
+    with no_host_copies():  # randperm sorts random keys on the device
+        q = yaten.randperm(20, generator=g, device="cuda", dtype=yaten.float32)
+    assert q.dtype == yaten.float32 and sorted(q.tolist()) == list(range(20))
 
 
 # --- ranges and statistics ------------------------------------------------------------------------------
