@@ -71,7 +71,7 @@ def _as_new(r, dtype) -> np.ndarray:
 # sum / mean / prod
 
 
-def _sum_out_dtype(a, dtype):
+def sum_out_dtype(a, dtype):
     if dtype is not None:
         return dtype
     return _I64 if a.dtype.kind in "biu" else a.dtype
@@ -113,7 +113,7 @@ def sum_all(self, dtype):
     >>> sum_all(np.array([[1, 2], [3, 4]], np.int8), None)
     array(10)
     """
-    out = _sum_out_dtype(self, _opt_dtype(dtype))
+    out = sum_out_dtype(self, _opt_dtype(dtype))
     return _as_new(_sum(self, tuple(range(self.ndim)), False, out), out)
 
 
@@ -123,12 +123,12 @@ def sum_dim(self, dim, keepdim, dtype):
     >>> sum_dim(np.arange(6.0).reshape(2, 3), (-1,), False, None)
     array([ 3., 12.])
     """
-    out = _sum_out_dtype(self, _opt_dtype(dtype))
+    out = sum_out_dtype(self, _opt_dtype(dtype))
     axes = _reduce_axes(dim, self.ndim)
     return _as_new(_sum(self, axes, keepdim, out), out)
 
 
-def _mean_dtype(a, dtype):
+def mean_dtype(a, dtype):
     """mean's result dtype: floating inputs only, or a floating ``dtype`` (shared with cuda)."""
     if dtype is None and not _is_float(a.dtype):
         raise RuntimeError(
@@ -149,7 +149,7 @@ def mean_dim(self, dim=None, keepdim=False, dtype=None):
     >>> mean_dim(np.arange(6.0).reshape(2, 3), (0,), False, None)
     array([1.5, 2.5, 3.5])
     """
-    out = _mean_dtype(self, _opt_dtype(dtype))
+    out = mean_dtype(self, _opt_dtype(dtype))
     axes = _reduce_axes(dim, self.ndim)
     total = np.asarray(_sum(self, axes, keepdim, out))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -162,7 +162,7 @@ def prod_dim(self, dim=None, keepdim=False, dtype=None):
     >>> prod_dim(np.array([[1, 2], [3, 4]]), 1, False, None)
     array([ 2, 12])
     """
-    out = _sum_out_dtype(self, _opt_dtype(dtype))
+    out = sum_out_dtype(self, _opt_dtype(dtype))
     axes = tuple(range(self.ndim)) if dim is None else _reduce_axes((dim,), self.ndim)
     src, acc = _prepare(self, out)
     if acc == _BOOL:
@@ -176,7 +176,7 @@ def prod_dim(self, dim=None, keepdim=False, dtype=None):
 # max / min and the arg-reductions
 
 
-def _minmax_all_checks(a, name):
+def minmax_all_checks(a, name):
     """An empty input has no max or min (shared with the cuda kernels)."""
     if a.size == 0:
         raise RuntimeError(
@@ -186,7 +186,7 @@ def _minmax_all_checks(a, name):
 
 
 def _minmax_all(a, ufunc, name):
-    _minmax_all_checks(a, name)
+    minmax_all_checks(a, name)
     # NumPy's maximum/minimum propagate NaN, as PyTorch's max/min do.
     return _as_new(ufunc.reduce(a, axis=None), a.dtype)
 
@@ -215,7 +215,7 @@ def _arg_along(a, d, keepdim, argfn):
     return idx if keepdim else np.squeeze(idx, axis=d)
 
 
-def _minmax_dim_checks(a, dim, name):
+def minmax_dim_checks(a, dim, name):
     """The wrapped ``dim`` of max.dim / min.dim, which must not be empty (shared with cuda)."""
     d = _wrap_dim(dim, a.ndim)
     if a.ndim and a.shape[d] == 0:
@@ -224,7 +224,7 @@ def _minmax_dim_checks(a, dim, name):
 
 
 def _minmax_dim(a, dim, keepdim, argfn, name):
-    d = _minmax_dim_checks(a, dim, name)
+    d = minmax_dim_checks(a, dim, name)
     if a.ndim == 0:
         return a.copy(), np.zeros((), _I64)
     # argmax/argmin return the first extreme and treat NaN as the extreme, as PyTorch's CPU kernel.
@@ -254,7 +254,7 @@ def min_dim(self, dim, keepdim):
     return _minmax_dim(self, dim, keepdim, np.argmin, "min")
 
 
-def _amaxmin_checks(a, dim, name):
+def amaxmin_checks(a, dim, name):
     """The axes amax / amin reduce; none of them may be empty (shared with the cuda kernels)."""
     axes = _reduce_axes(dim, a.ndim)
     dims = _dim_list(dim)
@@ -271,7 +271,7 @@ def _amaxmin_checks(a, dim, name):
 
 
 def _amaxmin(a, dim, keepdim, ufunc, name):
-    axes = _amaxmin_checks(a, dim, name)
+    axes = amaxmin_checks(a, dim, name)
     return _as_new(ufunc.reduce(a, axis=axes, keepdims=keepdim), a.dtype)
 
 
@@ -293,7 +293,7 @@ def amin(self, dim, keepdim):
     return _amaxmin(self, dim, keepdim, np.minimum, "amin")
 
 
-def _argext_checks(a, dim, name):
+def argext_checks(a, dim, name):
     """The wrapped ``dim`` of argmax / argmin (None: the flattened input), shared with cuda."""
     if a.dtype == _BOOL:
         raise RuntimeError(f"{name}(): does not support bool input")
@@ -308,7 +308,7 @@ def _argext_checks(a, dim, name):
 
 
 def _argext(a, dim, keepdim, argfn, name):
-    d = _argext_checks(a, dim, name)
+    d = argext_checks(a, dim, name)
     if d is None:
         r = np.asarray(argfn(a), dtype=_I64)
         return r.reshape((1,) * a.ndim) if keepdim else r
@@ -339,7 +339,7 @@ def argmin(self, dim, keepdim):
 # var / std / logsumexp
 
 
-def _var_checks(a, dim, correction):
+def var_checks(a, dim, correction):
     """The axes and the correction of var / std (shared with the cuda kernels)."""
     correction = 1 if correction is None else correction  # the schema's None means Bessel's correction
     if not _is_float(a.dtype):
@@ -348,7 +348,7 @@ def _var_checks(a, dim, correction):
 
 
 def _var(a, dim, correction, keepdim):
-    axes, correction = _var_checks(a, dim, correction)
+    axes, correction = var_checks(a, dim, correction)
     n = _count(a.shape, axes)
     # Two passes in float64: stable, and at least as accurate as PyTorch's float32/half kernels.
     x = a.astype(_F64)
@@ -378,7 +378,7 @@ def std(self, dim=None, correction=None, keepdim=False):
     return _as_new(np.sqrt(_var(self, dim, correction, keepdim)), self.dtype)
 
 
-def _logsumexp_dtype(a):
+def logsumexp_dtype(a):
     """logsumexp's result dtype: integer inputs give float32 (shared with the cuda kernels)."""
     return a.dtype if _is_float(a.dtype) else _F32
 
@@ -390,7 +390,7 @@ def logsumexp(self, dim, keepdim):
     array(0.69314718)
     """
     axes = _reduce_axes(dim, self.ndim)
-    out = _logsumexp_dtype(self)
+    out = logsumexp_dtype(self)
     x = self.astype(compute_dtype(out), copy=False)
     # An infinite maximum is replaced by 0 so that inf - inf does not make NaN (PyTorch does the same).
     m = np.maximum.reduce(x, axis=axes, keepdims=True, initial=-np.inf)
@@ -405,24 +405,24 @@ def logsumexp(self, dim, keepdim):
 # all / any / norm
 
 
-def _logical_axes(a, dim):
+def logical_axes(a, dim):
     """The axes all / any reduce (shared with the cuda kernels)."""
     dims = _dim_list(dim)
     # dim=None reduces everything; an explicit empty list reduces nothing (PyTorch's all.dims).
     return tuple(range(a.ndim)) if dims is None else (_reduce_axes(dims, a.ndim) if dims else ())
 
 
-def _logical_dtype(a):
+def logical_dtype(a):
     # PyTorch keeps uint8 for uint8 input (a legacy of masks being byte tensors).
     return _U8 if a.dtype == _U8 else _BOOL
 
 
 def _logical(a, dim, keepdim, ufunc):
-    axes = _logical_axes(a, dim)
+    axes = logical_axes(a, dim)
     b = a != 0 if a.dtype != _BOOL else a
     # Reducing nothing still returns a new array, never the input itself.
     r = ufunc.reduce(b, axis=axes, keepdims=keepdim) if axes else (b.copy() if b is a else b)
-    return _as_new(r, _logical_dtype(a))
+    return _as_new(r, logical_dtype(a))
 
 
 def all_dims(self, dim, keepdim):
@@ -443,7 +443,7 @@ def any_dims(self, dim, keepdim):
     return _logical(self, dim, keepdim, np.logical_or)
 
 
-def _norm_checks(a, p, dim, dtype):
+def norm_checks(a, p, dim, dtype):
     """``(p as a float, the axes reduced, the result dtype)`` of a norm, after its checks (shared with
     the cuda kernel)."""
     if not _is_float(a.dtype):
@@ -489,7 +489,7 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     >>> norm(np.array([3.0, -4.0]), float("inf"), None, False, None)
     array(4.)
     """
-    p, axes, out = _norm_checks(self, p, dim, dtype)
+    p, axes, out = norm_checks(self, p, dim, dtype)
     x = self.astype(compute_dtype(out), copy=False)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if p == 0:
@@ -519,7 +519,7 @@ def cumsum_checks(self, dim, dtype, kernel: str) -> tuple:
     ``dtype`` is given). A bool result has no scan kernel; ``kernel`` is the name PyTorch's error
     gives it on the device (``cumsum_out_cpu``, ``cumsum_cuda``).
     """
-    out = _sum_out_dtype(self, _opt_dtype(dtype))
+    out = sum_out_dtype(self, _opt_dtype(dtype))
     d = _wrap_dim(dim, self.ndim)
     if out == _BOOL and self.ndim and self.size:  # PyTorch only looks for a kernel when there is a scan
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
@@ -550,7 +550,7 @@ def cumsum(self, dim, dtype):
     return np.ascontiguousarray(_as_new(np.cumsum(src, axis=d, dtype=acc), out))
 
 
-def _softmax_checks(a, dim, half_to_float, name):
+def softmax_checks(a, dim, half_to_float, name):
     if half_to_float:
         raise RuntimeError("softmax with half to float conversion is not supported on CPU")
     d = _wrap_dim(dim, a.ndim)
@@ -573,7 +573,7 @@ def softmax(self, dim, half_to_float):
     >>> softmax(np.array([0.0, 0.0, 0.0, 0.0]), 0, False)
     array([0.25, 0.25, 0.25, 0.25])
     """
-    d = _softmax_checks(self, dim, half_to_float, "softmax")
+    d = softmax_checks(self, dim, half_to_float, "softmax")
     if self.size == 0:
         return self.copy()
     e = np.exp(_shifted(self, d))
@@ -588,7 +588,7 @@ def log_softmax(self, dim, half_to_float):
     >>> log_softmax(np.array([0.0, 0.0]), 0, False)
     array([-0.69314718, -0.69314718])
     """
-    d = _softmax_checks(self, dim, half_to_float, "log_softmax")
+    d = softmax_checks(self, dim, half_to_float, "log_softmax")
     if self.size == 0:
         return self.copy()
     s = _shifted(self, d)
@@ -597,7 +597,7 @@ def log_softmax(self, dim, half_to_float):
     return _as_new(s.reshape(self.shape), self.dtype)
 
 
-def _backward_checks(grad_output, output, dim, input_dtype):
+def softmax_backward_checks(grad_output, output, dim, input_dtype):
     """The wrapped axis of a softmax backward (shared with the cuda kernels). The gradient keeps
     grad_output's dtype: ``input_dtype`` only tells a half-to-float softmax, which the cpu lacks."""
     if np.dtype(input_dtype) == _F16 and grad_output.dtype == _F32:
@@ -607,7 +607,7 @@ def _backward_checks(grad_output, output, dim, input_dtype):
 
 def _backward_operands(grad_output, output, dim, input_dtype):
     """The axis and both arrays in the compute dtype (a 0-d pair is viewed as 1-d)."""
-    d = _backward_checks(grad_output, output, dim, input_dtype)
+    d = softmax_backward_checks(grad_output, output, dim, input_dtype)
     ct = compute_dtype(output.dtype)
     shape = output.shape or (1,)
     return d, grad_output.astype(ct, copy=False).reshape(shape), output.astype(ct, copy=False).reshape(shape)

@@ -67,7 +67,7 @@ def contiguous_cast(arr, shape, np_dtype):
     When ``arr`` already is exactly that, the result is a view of it (no copy): treat it as read-only.
     """
     shape = tuple(int(n) for n in shape)
-    return gather(arr, shape, _expand_strides(arr, shape), np_dtype)
+    return gather(arr, shape, expand_strides(arr, shape), np_dtype)
 
 
 def gather(arr, shape, strides, np_dtype):
@@ -90,17 +90,17 @@ def copy_into(dst, src):
     element is read after it was overwritten. Returns ``dst``.
     """
     shape = tuple(dst.shape)
-    src_strides = _expand_strides(src, shape, copy=True)
+    src_strides = expand_strides(src, shape, copy=True)
     total = dst.size
     if total == 0:
         return dst
     if overlaps(dst, src) or _via_float32(src.dtype, dst.dtype):
         mid = _F32 if _via_float32(src.dtype, dst.dtype) else src.dtype
         src = _gather_new(src, src.shape, memory.span(src)[1], mid)
-        src_strides = _expand_strides(src, shape, copy=True)
+        src_strides = expand_strides(src, shape, copy=True)
     dst_flat, dst_strides = memory.span(dst)
     src_flat = memory.span(src)[0]
-    cshape, (dstr, sstr) = _coalesce(shape, dst_strides, src_strides)
+    cshape, (dstr, sstr) = coalesce(shape, dst_strides, src_strides)
     launch(_scatter, total, dst_flat, dstr, src_flat, sstr, cshape, total)
     return dst
 
@@ -110,7 +110,7 @@ def _gather_new(arr, shape, strides, dt):
         arr, strides = _gather_new(arr, shape, strides, _F32), memory.c_strides(shape)
     out = memory.empty(shape, dt)
     if out.size:
-        cshape, (cstr,) = _coalesce(shape, strides)
+        cshape, (cstr,) = coalesce(shape, strides)
         launch(_gather, out.size, memory.flat(out), memory.span(arr)[0], cstr, cshape)
     return out
 
@@ -120,7 +120,7 @@ def _via_float32(src_dt, dst_dt) -> bool:
     return src_dt == _F16 and dst_dt == np.bool_
 
 
-def _expand_strides(arr, shape, copy: bool = False) -> tuple:
+def expand_strides(arr, shape, copy: bool = False) -> tuple:
     """``arr``'s strides in elements once broadcast to ``shape`` (0 along broadcast dims)."""
     item = arr.dtype.itemsize
     nd, ad = len(shape), arr.ndim
@@ -152,7 +152,7 @@ def _expand_strides(arr, shape, copy: bool = False) -> tuple:
     return tuple(out)
 
 
-def _coalesce(shape, *strides):
+def coalesce(shape, *strides):
     """``shape`` and each array's ``strides`` with size-1 dims dropped and neighbours merged where
     every array steps through them as through one dim; always at least 1-d (kernels need a dim)."""
     dims = []

@@ -29,8 +29,8 @@ from numba import cuda, from_dtype
 from ..cpu.convert import compute_dtype
 from ..cpu.linalg import check_addmm, check_bmm, check_dot, check_mm, check_mv, scalar_operand
 from . import memory
-from .copy import _expand_strides, contiguous_cast
-from .reduce import _threads
+from .copy import contiguous_cast, expand_strides
+from .reduce import block_threads
 
 _F16, _F32, _F64, _I64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int64))
 
@@ -105,7 +105,7 @@ def _unbatch(a):
 def _broadcast(a, shape):
     """``a`` broadcast to ``shape`` as a view (stride 0 along broadcast dims); already checked."""
     item = a.dtype.itemsize
-    strides = tuple(s * item for s in _expand_strides(a, shape))
+    strides = tuple(s * item for s in expand_strides(a, shape))
     return memory.raw_view(a, a.dtype, shape, strides, 0)
 
 
@@ -153,7 +153,7 @@ def _product(out, a, b, alpha, beta, c) -> None:
         (cf, c_s), has_c = memory.span(c), True
     if n == 1:
         # b is one column, read through its k stride alone.
-        threads = _threads(k)
+        threads = block_threads(k)
         kernel = _rowdot_kernel(acc, out.dtype, threads)
         kernel[z * m, threads](af, a_s, bf, b_s, m, k, alpha, beta, has_c, cf, c_s, of)
         return

@@ -20,7 +20,7 @@ from ..cpu.convert import compute_dtype
 from ..cpu.loss import MEAN, NONE, check_target_bounds
 from . import memory
 from .copy import contiguous_cast, launch, zero_
-from .reduce import _MAX_THREADS, _threads
+from .reduce import MAX_THREADS, block_threads
 
 
 def nll_loss_forward(self, target, weight, reduction, ignore_index):
@@ -45,7 +45,7 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     if reduction == NONE:
         return _as(losses, (n,), dt), memory.from_host(np.zeros((), dt))
     out, total = memory.empty((1,), acc), memory.empty((1,), acc)
-    _sum_kernel(acc)[1, _threads(n)](losses, picked, reduction == MEAN, out, total)
+    _sum_kernel(acc)[1, block_threads(n)](losses, picked, reduction == MEAN, out, total)
     return _as(out, (), dt), _as(total, (), dt)
 
 
@@ -137,8 +137,8 @@ def _sum_kernel(acc):
             s += losses[j]
             w += picked[j]
             j += cuda.blockDim.x
-        ps = cuda.shared.array(_MAX_THREADS, acc_t)
-        pw = cuda.shared.array(_MAX_THREADS, acc_t)
+        ps = cuda.shared.array(MAX_THREADS, acc_t)
+        pw = cuda.shared.array(MAX_THREADS, acc_t)
         ps[t] = s
         pw[t] = w
         cuda.syncthreads()

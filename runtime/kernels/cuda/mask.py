@@ -21,7 +21,7 @@ from numba import cuda
 from ..cpu.convert import scalar_to as _scalar_to
 from ..cpu.index import masked_fill_checks, masked_select_checks
 from . import memory
-from .copy import _coalesce, _expand_strides, contiguous_cast, launch
+from .copy import coalesce, contiguous_cast, expand_strides, launch
 from .scan import inclusive_scan
 
 _BOOL, _I64 = np.dtype(np.bool_), np.dtype(np.int64)
@@ -57,7 +57,7 @@ def masked_select(self, mask):
     pos, count = _positions(mask, shape)
     out = memory.empty((count,), self.dtype)
     if count:
-        cshape, (st,) = _coalesce(shape, _expand_strides(self, shape))
+        cshape, (st,) = coalesce(shape, expand_strides(self, shape))
         src = memory.span(self)[0]
         launch(_compact_kernel, pos.size, out, src, st, pos, cshape, pos.size)
     return out
@@ -80,7 +80,7 @@ def masked_fill_(self, mask, value):
         return
     shape = tuple(int(k) for k in self.shape)
     dst, dst_st = memory.span(self)
-    cshape, (dst_st, mask_st) = _coalesce(shape, dst_st, _expand_strides(mask, shape))
+    cshape, (dst_st, mask_st) = coalesce(shape, dst_st, expand_strides(mask, shape))
     m = memory.span(mask)[0]
     if is_number:
         launch(_fill_kernel, self.size, dst, dst_st, m, mask_st, cshape, self.size, value)

@@ -19,7 +19,7 @@ from ..cpu.convert import compute_dtype
 from ..cpu.norm import batch_norm_checks
 from . import memory
 from .copy import contiguous_cast, copy_into, launch
-from .reduce import _MAX_THREADS, _threads
+from .reduce import MAX_THREADS, block_threads
 from .scalar import sqrt
 
 _F64 = np.dtype(np.float64)
@@ -63,14 +63,14 @@ def _batch_norm_channels(x, nb, c, s, w, has_w, b, has_b, rmean, rvar, training,
         while e < count:
             acc += x[((e // s) * c + k) * s + e % s]
             e += step
-        mu = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, acc) / count
+        mu = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, acc) / count
         acc = 0.0
         e = t
         while e < count:
             d = x[((e // s) * c + k) * s + e % s] - mu
             acc += d * d
             e += step
-        v = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, acc) / count
+        v = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, acc) / count
     else:
         mu = rmean[k] * 1.0
         v = rvar[k] * 1.0
@@ -121,14 +121,14 @@ def _layer_norm_rows(x, n, w, has_w, b, has_b, eps, out, mean, rstd):
     while j < n:
         acc += x[base + j]
         j += step
-    mu = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, acc) / n
+    mu = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, acc) / n
     acc = 0.0
     j = t
     while j < n:
         d = x[base + j] - mu
         acc += d * d
         j += step
-    v = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, acc) / n
+    v = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, acc) / n
     r = 1.0 / sqrt(v + eps)
     if t == 0:
         mean[i] = mu
@@ -163,8 +163,8 @@ def _layer_norm_backward_rows(g, x, n, mean, rstd, w, has_w, dx, g_xhat):
         s_gx += gw * xh
         g_xhat[base + j] = g[base + j] * xh
         j += step
-    a = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, s_g) / n
-    cc = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, s_gx) / n
+    a = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, s_g) / n
+    cc = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, s_gx) / n
     j = t
     while j < n:
         xh = (x[base + j] - mu) * r
@@ -183,7 +183,7 @@ def _column_sums(x, m, n, out):
     while i < m:
         acc += x[i * n + j]
         i += cuda.blockDim.x
-    total = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, acc)
+    total = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, acc)
     if t == 0:
         out[j] = total
 
@@ -208,8 +208,8 @@ def _batch_norm_backward_channels(
         s_g += g[i]
         s_gx += g[i] * (x[i] - mu) * inv
         e += step
-    s_g = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, s_g)
-    s_gx = _block_sum(cuda.shared.array(_MAX_THREADS, np.float64), t, s_gx)
+    s_g = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, s_g)
+    s_gx = _block_sum(cuda.shared.array(MAX_THREADS, np.float64), t, s_gx)
     if t == 0:
         db[k] = s_g
         dw[k] = s_gx
@@ -280,7 +280,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
             mean, var = _full(c, np.nan, _F64), _full(c, np.nan, _F64)
         else:
             w, b = _flat(weight, c, dtype), _flat(bias, c, dtype)
-            _batch_norm_channels[c, _threads(count)](
+            _batch_norm_channels[c, block_threads(count)](
                 x, nb, c, s, w, weight is not None, b, bias is not None, rmean, rvar, bool(training),
                 float(eps), out, mean, var,
             )  # fmt: skip
@@ -327,7 +327,7 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     dw = memory.empty((c,), _F64)
     db = memory.empty((c,), _F64)
     if c and count:
-        _batch_norm_backward_channels[c, _threads(count)](
+        _batch_norm_backward_channels[c, block_threads(count)](
             g, x, nb, c, s, _flat(weight, c, dtype), weight is not None, mean, invstd, rv, bool(train), float(eps),
             need_dx, dx, dw, db,
         )  # fmt: skip
@@ -360,7 +360,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     rstd = memory.empty((m,), dtype)
     if m and n:
         w, b = _flat(weight, n, dtype), _flat(bias, n, dtype)
-        _layer_norm_rows[m, _threads(n)](
+        _layer_norm_rows[m, block_threads(n)](
             x, n, w, weight is not None, b, bias is not None, float(eps), out, mean, rstd
         )
     elif m:
@@ -396,7 +396,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     dx = memory.empty((m * n,), dtype)
     g_xhat = memory.empty((m * n,), dtype)
     if m and n:
-        _layer_norm_backward_rows[m, _threads(n)](
+        _layer_norm_backward_rows[m, block_threads(n)](
             g, x, n, _flat(mean, m, _F64), _flat(rstd, m, _F64), _flat(weight, n, dtype), weight is not None, dx,
             g_xhat,
         )  # fmt: skip
@@ -406,7 +406,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
         total = memory.empty((n,), _F64)
         if n:
             if keep and m:
-                _column_sums[n, _threads(m)](src, m, n, total)
+                _column_sums[n, block_threads(m)](src, m, n, total)
             else:
                 copy_into(total, _full(1, 0.0, _F64))
         sums.append(_cast(total, param_shape, input.dtype))

@@ -25,17 +25,17 @@ from numba import cuda, from_dtype, int64
 from ..._dims import reduction_dims as _reduce_axes
 from ..cpu.convert import compute_dtype
 from ..cpu.reduce import (
-    _amaxmin_checks,
-    _argext_checks,
-    _logical_axes,
-    _logical_dtype,
-    _logsumexp_dtype,
-    _mean_dtype,
-    _minmax_all_checks,
-    _minmax_dim_checks,
-    _norm_checks,
-    _sum_out_dtype,
-    _var_checks,
+    amaxmin_checks,
+    argext_checks,
+    logical_axes,
+    logical_dtype,
+    logsumexp_dtype,
+    mean_dtype,
+    minmax_all_checks,
+    minmax_dim_checks,
+    norm_checks,
+    sum_out_dtype,
+    var_checks,
 )
 from . import memory
 from .copy import clone, contiguous_cast, gather
@@ -44,7 +44,7 @@ from .scalar import exp, isinf, log, sqrt
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _I64, _BOOL, _U8 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.uint8)
 
-_MAX_THREADS = 256  # threads per block, a power of two
+MAX_THREADS = 256  # threads per block, a power of two
 _PER_THREAD = 8  # elements each thread reduces before a row is worth splitting over more blocks
 _MAX_BLOCKS = 1024  # blocks a split reduction aims for
 
@@ -55,17 +55,17 @@ def sum_all(self, dtype):
     >>> memory.to_host(sum_all(memory.from_host(np.array([[1, 2], [3, 4]], np.int8)), None))
     array(10)
     """
-    return _sum_like(self, None, False, _sum_out_dtype(self, _opt_dtype(dtype)), _SUM)
+    return _sum_like(self, None, False, sum_out_dtype(self, _opt_dtype(dtype)), _SUM)
 
 
 def sum_dim(self, dim, keepdim, dtype):
     """Sum over the dims in ``dim`` (a tuple; ``None`` or ``()`` for all)."""
-    return _sum_like(self, dim, keepdim, _sum_out_dtype(self, _opt_dtype(dtype)), _SUM)
+    return _sum_like(self, dim, keepdim, sum_out_dtype(self, _opt_dtype(dtype)), _SUM)
 
 
 def mean_dim(self, dim=None, keepdim=False, dtype=None):
     """Mean over the dims in ``dim``; floating inputs only, or a floating ``dtype``."""
-    return _sum_like(self, dim, keepdim, _mean_dtype(self, _opt_dtype(dtype)), _SUM, post=_divide)
+    return _sum_like(self, dim, keepdim, mean_dtype(self, _opt_dtype(dtype)), _SUM, post=_divide)
 
 
 def prod_dim(self, dim=None, keepdim=False, dtype=None):
@@ -75,7 +75,7 @@ def prod_dim(self, dim=None, keepdim=False, dtype=None):
     array([ 2, 12])
     """
     axes = tuple(range(self.ndim)) if dim is None else _reduce_axes((dim,), self.ndim)
-    return _sum_like(self, axes, keepdim, _sum_out_dtype(self, _opt_dtype(dtype)), _PROD)
+    return _sum_like(self, axes, keepdim, sum_out_dtype(self, _opt_dtype(dtype)), _PROD)
 
 
 def max_all(self):
@@ -84,13 +84,13 @@ def max_all(self):
     >>> memory.to_host(max_all(memory.from_host(np.array([1.0, 3.0, 2.0]))))
     array(3.)
     """
-    _minmax_all_checks(self, "max")
+    minmax_all_checks(self, "max")
     return _extreme(self, None, False, _MAX)
 
 
 def min_all(self):
     """The smallest element as a 0-d array (NaN if there is one); an empty input is an error."""
-    _minmax_all_checks(self, "min")
+    minmax_all_checks(self, "min")
     return _extreme(self, None, False, _MIN)
 
 
@@ -101,12 +101,12 @@ def max_dim(self, dim, keepdim):
     >>> memory.to_host(v), memory.to_host(i)
     (array([5, 7]), array([1, 0]))
     """
-    return _extreme_dim(self, _minmax_dim_checks(self, dim, "max"), keepdim, _ARGMAX)
+    return _extreme_dim(self, minmax_dim_checks(self, dim, "max"), keepdim, _ARGMAX)
 
 
 def min_dim(self, dim, keepdim):
     """``(values, indices)`` of the minimum along ``dim``; the index is the first minimal one."""
-    return _extreme_dim(self, _minmax_dim_checks(self, dim, "min"), keepdim, _ARGMIN)
+    return _extreme_dim(self, minmax_dim_checks(self, dim, "min"), keepdim, _ARGMIN)
 
 
 def amax(self, dim, keepdim):
@@ -115,12 +115,12 @@ def amax(self, dim, keepdim):
     >>> memory.to_host(amax(memory.from_host(np.array([[1, 5], [7, 2]])), (0,), False))
     array([7, 5])
     """
-    return _extreme(self, _amaxmin_checks(self, dim, "amax"), keepdim, _MAX)
+    return _extreme(self, amaxmin_checks(self, dim, "amax"), keepdim, _MAX)
 
 
 def amin(self, dim, keepdim):
     """Minimum over the dims in ``dim`` (``None`` or ``()`` for all), NaN-propagating."""
-    return _extreme(self, _amaxmin_checks(self, dim, "amin"), keepdim, _MIN)
+    return _extreme(self, amaxmin_checks(self, dim, "amin"), keepdim, _MIN)
 
 
 def argmax(self, dim, keepdim):
@@ -129,12 +129,12 @@ def argmax(self, dim, keepdim):
     >>> memory.to_host(argmax(memory.from_host(np.array([[1, 9, 9], [4, 2, 4]])), 1, False))
     array([1, 0])
     """
-    return _arg_extreme(self, _argext_checks(self, dim, "argmax"), keepdim, _ARGMAX)
+    return _arg_extreme(self, argext_checks(self, dim, "argmax"), keepdim, _ARGMAX)
 
 
 def argmin(self, dim, keepdim):
     """Index (int64) of the first minimum along ``dim``, or in the flattened input when ``dim`` is None."""
-    return _arg_extreme(self, _argext_checks(self, dim, "argmin"), keepdim, _ARGMIN)
+    return _arg_extreme(self, argext_checks(self, dim, "argmin"), keepdim, _ARGMIN)
 
 
 def all_dims(self, dim, keepdim):
@@ -171,7 +171,7 @@ def logsumexp(self, dim, keepdim):
     >>> memory.to_host(logsumexp(memory.from_host(np.array([0.0, 0.0])), (0,), False))
     array(0.69314718)
     """
-    out = _logsumexp_dtype(self)
+    out = logsumexp_dtype(self)
     ct = compute_dtype(out)
     rows = _Rows(self, _reduce_axes(dim, self.ndim), keepdim, ct)
     if not rows.k:
@@ -191,7 +191,7 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     >>> memory.to_host(norm(memory.from_host(np.array([3.0, -4.0])), float("inf"), None, False, None))
     array(4.)
     """
-    p, axes, out = _norm_checks(self, p, dim, _opt_dtype(dtype))
+    p, axes, out = norm_checks(self, p, dim, _opt_dtype(dtype))
     ct = compute_dtype(out)
     rows = _Rows(self, axes, keepdim, ct)
     if not rows.k:
@@ -471,10 +471,10 @@ def _rows_kernel(op: _Op, acc, threads: int, pre, post, given_indices: bool):
     return reduce_rows
 
 
-def _threads(length: int) -> int:
+def block_threads(length: int) -> int:
     """The power of two of threads for rows of ``length``: no more than it takes, at most 256."""
     t = 1
-    while t < length and t < _MAX_THREADS:
+    while t < length and t < MAX_THREADS:
         t *= 2
     return t
 
@@ -501,18 +501,18 @@ def _reduce_rows(x, k: int, m: int, op: _Op, acc, pre=_keep, post=_keep_total, a
     out = memory.empty((k,), acc)
     idx = memory.empty((k,), _I64) if op.indexed else no_idx
     parts = 1
-    if m > _MAX_THREADS * _PER_THREAD:
-        parts = max(1, min(math.ceil(m / (_MAX_THREADS * _PER_THREAD)), math.ceil(_MAX_BLOCKS / k)))
+    if m > MAX_THREADS * _PER_THREAD:
+        parts = max(1, min(math.ceil(m / (MAX_THREADS * _PER_THREAD)), math.ceil(_MAX_BLOCKS / k)))
     if parts == 1:
-        t = _threads(m)
+        t = block_threads(m)
         _rows_kernel(op, acc, t, pre, post, False)[k, t](x, no_idx, aux, aux_step, m, m, 1, div, out, idx)
         return out, (idx if op.indexed else None)
     chunk = math.ceil(m / parts)
     partial = memory.empty((k * parts,), acc)
     partial_idx = memory.empty((k * parts,), _I64) if op.indexed else no_idx
-    first = _rows_kernel(op, acc, _MAX_THREADS, pre, _keep_total, False)
-    first[k * parts, _MAX_THREADS](x, no_idx, aux, aux_step, m, chunk, parts, div, partial, partial_idx)
-    t = _threads(parts)
+    first = _rows_kernel(op, acc, MAX_THREADS, pre, _keep_total, False)
+    first[k * parts, MAX_THREADS](x, no_idx, aux, aux_step, m, chunk, parts, div, partial, partial_idx)
+    t = block_threads(parts)
     second = _rows_kernel(op, acc, t, _keep, post, op.indexed)
     second[k, t](partial, partial_idx, aux, aux_step, parts, parts, 1, div, out, idx)
     return out, (idx if op.indexed else None)
@@ -598,8 +598,8 @@ def _arg_extreme(a, d, keepdim, op):
 
 def _logical(a, dim, keepdim, op):
     """all / any: the input as 0/1 (``!= 0``) in uint8, reduced with ``&`` / ``|``."""
-    out = _logical_dtype(a)
-    rows = _Rows(a, _logical_axes(a, dim), keepdim, _BOOL)
+    out = logical_dtype(a)
+    rows = _Rows(a, logical_axes(a, dim), keepdim, _BOOL)
     if not rows.k:
         return rows.result(None, out)
     rows.x = memory.raw_view(rows.x, _U8, rows.x.shape, rows.x.strides, 0)
@@ -608,7 +608,7 @@ def _logical(a, dim, keepdim, op):
 
 def _var(a, dim, correction, keepdim, post):
     """var (``post=_divide``) or std (``post=_root_of_quotient``), in two passes in float64."""
-    axes, correction = _var_checks(a, dim, correction)
+    axes, correction = var_checks(a, dim, correction)
     rows = _Rows(a, axes, keepdim, _F64)
     if not rows.k:
         return rows.result(None, a.dtype)

@@ -15,10 +15,10 @@ import numpy as np
 from numba import cuda, from_dtype
 
 from ..cpu.convert import compute_dtype
-from ..cpu.reduce import _backward_checks, _softmax_checks
+from ..cpu.reduce import softmax_backward_checks, softmax_checks
 from . import memory
 from .copy import gather
-from .reduce import _MAX_THREADS, _threads
+from .reduce import MAX_THREADS, block_threads
 from .scalar import exp, log
 
 
@@ -29,7 +29,7 @@ def softmax(self, dim, half_to_float):
     array([[0.5, 0.5],
            [0. , 1. ]])
     """
-    d = _softmax_checks(self, dim, half_to_float, "softmax")
+    d = softmax_checks(self, dim, half_to_float, "softmax")
     return _forward(self, d, logarithm=False)
 
 
@@ -39,7 +39,7 @@ def log_softmax(self, dim, half_to_float):
     >>> memory.to_host(log_softmax(memory.from_host([0.0, 0.0]), 0, False))
     array([-0.69314718, -0.69314718])
     """
-    d = _softmax_checks(self, dim, half_to_float, "log_softmax")
+    d = softmax_checks(self, dim, half_to_float, "log_softmax")
     return _forward(self, d, logarithm=True)
 
 
@@ -50,7 +50,7 @@ def softmax_backward_data(grad_output, output, dim, input_dtype):
     >>> memory.to_host(softmax_backward_data(g, y, 0, np.float64))
     array([ 0.25, -0.25])
     """
-    d = _backward_checks(grad_output, output, dim, input_dtype)
+    d = softmax_backward_checks(grad_output, output, dim, input_dtype)
     return _backward(grad_output, output, d, logarithm=False)
 
 
@@ -61,7 +61,7 @@ def log_softmax_backward_data(grad_output, output, dim, input_dtype):
     >>> memory.to_host(log_softmax_backward_data(g, y, 0, np.float64))
     array([ 0.5, -0.5])
     """
-    d = _backward_checks(grad_output, output, dim, input_dtype)
+    d = softmax_backward_checks(grad_output, output, dim, input_dtype)
     return _backward(grad_output, output, d, logarithm=True)
 
 
@@ -129,13 +129,13 @@ def _forward_kernel(acc, logarithm: bool):
             if v > m or v != v:
                 m = v
             j += step
-        m = _block_max(cuda.shared.array(_MAX_THREADS, acc_t), t, m)
+        m = _block_max(cuda.shared.array(MAX_THREADS, acc_t), t, m)
         s = zero
         j = t
         while j < n:
             s += exp(x[base + j] - m)
             j += step
-        s = _block_sum(cuda.shared.array(_MAX_THREADS, acc_t), t, s)
+        s = _block_sum(cuda.shared.array(MAX_THREADS, acc_t), t, s)
         if logarithm:
             ls = log(s)
             j = t
@@ -173,7 +173,7 @@ def _backward_kernel(acc, logarithm: bool):
             else:
                 s += g[base + j] * y[base + j]
             j += step
-        s = _block_sum(cuda.shared.array(_MAX_THREADS, acc_t), t, s)
+        s = _block_sum(cuda.shared.array(MAX_THREADS, acc_t), t, s)
         j = t
         while j < n:
             if logarithm:
@@ -195,7 +195,7 @@ def _forward(a, d: int, logarithm: bool):
     acc = compute_dtype(a.dtype)
     x, rows, n, order = _rows(a, d, acc)
     out = memory.empty((rows * n,), acc)
-    _forward_kernel(acc, logarithm)[rows, _threads(n)](x, n, out)
+    _forward_kernel(acc, logarithm)[rows, block_threads(n)](x, n, out)
     return _unrows(out, a.shape, order, a.dtype)
 
 
@@ -212,7 +212,7 @@ def _backward(grad_output, output, d: int, logarithm: bool):
     g, rows, n, order = _rows(grad_output, d, acc)
     y = _rows(output, d, acc)[0]
     out = memory.empty((rows * n,), acc)
-    _backward_kernel(acc, logarithm)[rows, _threads(n)](g, y, n, out)
+    _backward_kernel(acc, logarithm)[rows, block_threads(n)](g, y, n, out)
     return _unrows(out, output.shape, order, grad_output.dtype)
 
 
