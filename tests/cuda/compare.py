@@ -28,12 +28,28 @@ def assert_same(got, want):
         np.testing.assert_array_equal(g, w)
 
 
-def both(fn):
-    """``fn(device)`` (a tensor or a tuple of them) on the CPU and on cuda, compared."""
+def both(fn, layout: bool = False):
+    """``fn(device)`` (a tensor or a tuple of them) on the CPU and on cuda, compared (with ``layout``,
+    their strides too); returns the cuda result."""
     want, got = fn("cpu"), fn("cuda")
-    want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
-    for g, w in zip(got, want, strict=True):
+    wants, gots = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+    for g, w in zip(gots, wants, strict=True):
         assert_same(g, w)
+        if layout:
+            assert g.stride() == w.stride(), (g.stride(), w.stride())
+    return got
+
+
+def values(dt, shape, seed=0, low=-9, high=10):
+    """Random test values of NumPy dtype ``dt``: 0/1 for bool, integers in [low, high) (from 0 when
+    unsigned), standard normal floats."""
+    rng = np.random.default_rng(seed)
+    kind = np.dtype(dt).kind
+    if kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if kind in "iu":
+        return rng.integers(0 if kind == "u" else low, high, shape).astype(dt)
+    return rng.standard_normal(shape).astype(dt)
 
 
 def same_error(fn):

@@ -9,7 +9,7 @@ Python thread, so every input is a few hundred elements at most.
 
 import numpy as np
 import pytest
-from compare import CUDA, assert_same, both, on, same_error
+from compare import CUDA, both, on, same_error, values
 from gpu_compile import compiles_for_a_gpu
 
 import yaten
@@ -19,22 +19,6 @@ pytestmark = [
     # The simulator computes with NumPy scalars, which warn where a GPU silently gives inf or NaN.
     pytest.mark.filterwarnings("ignore::RuntimeWarning"),
 ]
-
-
-def _values(dt, shape, seed=0):
-    rng = np.random.default_rng(seed)
-    if np.dtype(dt).kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if np.dtype(dt).kind in "iu":
-        return rng.integers(0 if np.dtype(dt).kind == "u" else -9, 10, shape).astype(dt)
-    return rng.standard_normal(shape).astype(dt)
-
-
-def _same_layout(fn):
-    """``fn(device)`` on both devices: the CPU's values, dtype and shape, and its strides."""
-    want, got = fn("cpu"), fn("cuda")
-    assert_same(got, want)
-    assert got.stride() == want.stride(), (got.stride(), want.stride())
 
 
 # --- inclusive_scan -----------------------------------------------------------------------------
@@ -71,8 +55,8 @@ def test_inclusive_scan_three_levels_and_wrapping():
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.int64, np.int32, np.uint8, np.bool_, np.float16])
 @pytest.mark.parametrize("dim", [0, 1, -1])
 def test_cumsum_matches_cpu(dt, dim):
-    a = _values(dt, (3, 37))  # rows longer than two chunks
-    _same_layout(lambda dev: yaten.cumsum(on(a, dev), dim))
+    a = values(dt, (3, 37))  # rows longer than two chunks
+    both(lambda dev: yaten.cumsum(on(a, dev), dim), layout=True)
 
 
 @pytest.mark.parametrize(
@@ -89,18 +73,18 @@ def test_cumsum_matches_cpu(dt, dim):
 )
 def test_cumsum_dtype_argument(src, dtype):
     # Floats with integer parts to truncate; integers in int8's range whose sums leave it.
-    a = _values(src, (2, 20)) * (3 if np.dtype(src).kind == "f" else 10 if np.dtype(src).kind in "iu" else 1)
-    _same_layout(lambda dev: yaten.cumsum(on(a, dev), 1, dtype=dtype))
+    a = values(src, (2, 20)) * (3 if np.dtype(src).kind == "f" else 10 if np.dtype(src).kind in "iu" else 1)
+    both(lambda dev: yaten.cumsum(on(a, dev), 1, dtype=dtype), layout=True)
 
 
 def _layouts(dev, dt=np.float32):
-    base = on(_values(dt, (2, 3, 4)), dev)
+    base = on(values(dt, (2, 3, 4)), dev)
     yield base.transpose(0, 2)  # permuted
     yield base[:, ::2, 1:]  # sliced
     yield base.permute(2, 0, 1)[::2]
-    yield on(_values(dt, (3,)), dev).expand(4, 3)  # broadcast: a zero stride
-    yield on(_values(dt, (4, 1, 3)), dev).expand(4, 2, 3).transpose(0, 2)
-    yield on(_values(dt, (3, 1)), dev).expand(3, 4).t()
+    yield on(values(dt, (3,)), dev).expand(4, 3)  # broadcast: a zero stride
+    yield on(values(dt, (4, 1, 3)), dev).expand(4, 2, 3).transpose(0, 2)
+    yield on(values(dt, (3, 1)), dev).expand(3, 4).t()
     yield base[:, :1].transpose(1, 2)  # a size-1 dim
 
 
@@ -109,8 +93,8 @@ def _layouts(dev, dt=np.float32):
 def test_cumsum_layouts_match_cpu(k, dtype):
     # Every dim, with the CPU's result strides (C-contiguous, as PyTorch's, whatever the input's layout).
     for d in range(3 if k not in (3, 5) else 2):
-        _same_layout(lambda dev, d=d: yaten.cumsum(list(_layouts(dev))[k], d, dtype=dtype))
-    _same_layout(lambda dev: yaten.cumsum(list(_layouts(dev, np.int32))[k], -1))  # to int64
+        both(lambda dev, d=d: yaten.cumsum(list(_layouts(dev))[k], d, dtype=dtype), layout=True)
+    both(lambda dev: yaten.cumsum(list(_layouts(dev, np.int32))[k], -1), layout=True)  # to int64
 
 
 def test_cumsum_is_contiguous_as_torchs():
@@ -132,12 +116,12 @@ def test_cumsum_is_contiguous_as_torchs():
 
 
 def test_cumsum_0d_and_empty():
-    _same_layout(lambda dev: yaten.cumsum(on(2.5, dev), 0))
-    _same_layout(lambda dev: yaten.cumsum(on(True, dev), -1))
-    _same_layout(lambda dev: yaten.cumsum(on(3, dev), 0, dtype=yaten.bool))  # no scan: no error
-    _same_layout(lambda dev: yaten.cumsum(on(7.0, dev, np.float64), 0, dtype=yaten.float16))
-    _same_layout(lambda dev: yaten.cumsum(on(np.zeros((0, 3), np.float32), dev), 1))
-    _same_layout(lambda dev: yaten.cumsum(on(np.zeros((2, 0), np.int32), dev), 0))
+    both(lambda dev: yaten.cumsum(on(2.5, dev), 0), layout=True)
+    both(lambda dev: yaten.cumsum(on(True, dev), -1), layout=True)
+    both(lambda dev: yaten.cumsum(on(3, dev), 0, dtype=yaten.bool), layout=True)  # no scan: no error
+    both(lambda dev: yaten.cumsum(on(7.0, dev, np.float64), 0, dtype=yaten.float16), layout=True)
+    both(lambda dev: yaten.cumsum(on(np.zeros((0, 3), np.float32), dev), 1), layout=True)
+    both(lambda dev: yaten.cumsum(on(np.zeros((2, 0), np.int32), dev), 0), layout=True)
 
 
 def test_cumsum_errors():
@@ -151,7 +135,7 @@ def test_cumsum_errors():
 
 
 def test_cumsum_method_and_gradient():
-    a = _values(np.float32, (3, 5))
+    a = values(np.float32, (3, 5))
 
     def run(dev):
         x = on(a, dev).requires_grad_()
@@ -164,7 +148,7 @@ def test_cumsum_method_and_gradient():
 
 def test_cumsum_float_sums_differ_from_cpu_only_in_rounding():
     # A long float32 row: the chunked order of additions is not the CPU's serial one (in float64).
-    a = _values(np.float32, (1, 300))
+    a = values(np.float32, (1, 300))
     got = yaten.cumsum(on(a, "cuda"), 1).cpu().numpy()
     np.testing.assert_allclose(got, np.cumsum(a.astype(np.float64), axis=1), rtol=1e-5, atol=1e-5)
     assert yaten.cumsum(on(a, "cuda"), 1).device == CUDA

@@ -8,7 +8,7 @@ GPU: the simulator runs every GPU thread as a Python thread, so inputs are small
 
 import numpy as np
 import pytest
-from compare import assert_same, both, on, same_error
+from compare import both, on, same_error, values
 from gpu_compile import compiles_for_a_gpu
 
 import yaten
@@ -23,23 +23,13 @@ DTYPES = (np.float32, np.float64, np.float16, np.int64, np.int32, np.int8, np.ui
 
 def _values(dt, shape, seed=0):
     """Values with ties (and NaN and infinities for floats)."""
+    if np.dtype(dt).kind in "biu":
+        return values(dt, shape, seed, -3, 4)
     rng = np.random.default_rng(seed)
-    if np.dtype(dt).kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    if np.dtype(dt).kind in "iu":
-        return rng.integers(0 if np.dtype(dt).kind == "u" else -3, 4, shape).astype(dt)
     a = rng.integers(-3, 4, shape).astype(dt)
     flat = a.reshape(-1)
     flat[rng.integers(0, flat.size, 3)] = [np.nan, np.inf, -np.inf]
     return a
-
-
-def _same_layout(fn):
-    """``fn(device)`` on both devices: the CPU's values, dtypes, shapes and strides."""
-    want, got = fn("cpu"), fn("cuda")
-    for g, w in zip(got, want, strict=True):
-        assert_same(g, w)
-        assert g.stride() == w.stride(), (g.stride(), w.stride())
 
 
 @pytest.mark.parametrize("dt", DTYPES)
@@ -47,16 +37,16 @@ def _same_layout(fn):
 def test_sort_matches_cpu(dt, descending):
     a = _values(dt, (3, 11))  # 11: merge passes with short last runs, and an odd number of passes
     for dim in (0, 1):
-        _same_layout(lambda dev, d=dim: tuple(yaten.sort(on(a, dev), d, descending)))
-    _same_layout(lambda dev: tuple(yaten.sort(on(a, dev), stable=True, descending=descending)))
-    _same_layout(lambda dev: (yaten.argsort(on(a, dev), 0, descending),))
+        both(lambda dev, d=dim: tuple(yaten.sort(on(a, dev), d, descending)), layout=True)
+    both(lambda dev: tuple(yaten.sort(on(a, dev), stable=True, descending=descending)), layout=True)
+    both(lambda dev: (yaten.argsort(on(a, dev), 0, descending),), layout=True)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 8, 9, 33])
 def test_sort_row_lengths(n):
     a = _values(np.float64, (2, n), seed=n)
     for descending in (False, True):
-        _same_layout(lambda dev, d=descending: tuple(yaten.sort(on(a, dev), -1, d)))
+        both(lambda dev, d=descending: tuple(yaten.sort(on(a, dev), -1, d)), layout=True)
 
 
 @pytest.mark.parametrize("dt", [dt for dt in DTYPES if dt is not np.bool_])
@@ -64,8 +54,8 @@ def test_topk_matches_cpu(dt):
     a = _values(dt, (4, 6), seed=2)
     for dim, k in [(1, 0), (1, 2), (1, 6), (0, 1), (0, 4), (-1, 3)]:
         for largest in (True, False):
-            _same_layout(lambda dev, d=dim, k=k, lg=largest: tuple(yaten.topk(on(a, dev), k, d, lg)))
-    _same_layout(lambda dev: tuple(on(a, dev).topk(2, sorted=False)))
+            both(lambda dev, d=dim, k=k, lg=largest: tuple(yaten.topk(on(a, dev), k, d, lg)), layout=True)
+    both(lambda dev: tuple(on(a, dev).topk(2, sorted=False)), layout=True)
 
 
 def _layouts(dev):
@@ -80,21 +70,21 @@ def _layouts(dev):
 @pytest.mark.parametrize("k", range(5))
 def test_layouts_match_cpu(k):
     for d in range(list(_layouts("cpu"))[k].ndim):
-        _same_layout(lambda dev, d=d: tuple(yaten.sort(list(_layouts(dev))[k], d, True)))
-        _same_layout(lambda dev, d=d: tuple(yaten.topk(list(_layouts(dev))[k], 1, d)))
+        both(lambda dev, d=d: tuple(yaten.sort(list(_layouts(dev))[k], d, True)), layout=True)
+        both(lambda dev, d=d: tuple(yaten.topk(list(_layouts(dev))[k], 1, d)), layout=True)
 
 
 def test_0d_and_empty():
     for a in (np.array(2.5), np.array(3, np.int32), np.array(True)):
-        _same_layout(lambda dev, a=a: tuple(yaten.sort(on(a, dev))))
-        _same_layout(lambda dev, a=a: tuple(yaten.sort(on(a, dev), stable=True, dim=0, descending=True)))
+        both(lambda dev, a=a: tuple(yaten.sort(on(a, dev))), layout=True)
+        both(lambda dev, a=a: tuple(yaten.sort(on(a, dev), stable=True, dim=0, descending=True)), layout=True)
     for k in (0, 1):
-        _same_layout(lambda dev, k=k: tuple(yaten.topk(on(2.5, dev), k)))
+        both(lambda dev, k=k: tuple(yaten.topk(on(2.5, dev), k)), layout=True)
     for a in (np.zeros((0, 3), np.float32), np.zeros((2, 0), np.int64)):
         for dim in (0, 1):
-            _same_layout(lambda dev, a=a, d=dim: tuple(yaten.sort(on(a, dev), d)))
-    _same_layout(lambda dev: tuple(yaten.topk(on(np.zeros((0, 3)), dev), 2, 1)))
-    _same_layout(lambda dev: tuple(yaten.topk(on(np.zeros((2, 3)), dev), 0, 1)))
+            both(lambda dev, a=a, d=dim: tuple(yaten.sort(on(a, dev), d)), layout=True)
+    both(lambda dev: tuple(yaten.topk(on(np.zeros((0, 3)), dev), 2, 1)), layout=True)
+    both(lambda dev: tuple(yaten.topk(on(np.zeros((2, 3)), dev), 0, 1)), layout=True)
 
 
 def test_errors():
