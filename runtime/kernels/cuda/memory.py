@@ -123,6 +123,11 @@ def span_bytes(shape, strides, item: int) -> int:
     return sum((n - 1) * s for n, s in zip(shape, strides)) + item
 
 
+def permuted(a, order):
+    """The view of ``a`` whose dim ``i`` is ``a``'s dim ``order[i]``."""
+    return raw_view(a, a.dtype, [a.shape[k] for k in order], [a.strides[k] for k in order], 0)
+
+
 def raw_view(base, dt, shape, strides, offset: int):
     """A device array of ``dt`` over ``base``'s memory, ``offset`` bytes after its first element,
     with byte ``strides``; it spans exactly its own bytes, so host copies move only those."""

@@ -74,7 +74,7 @@ def cumsum(self, dim, dtype):
     # The rows: the other dims in C order, then dim. They are the result itself when dim is the last
     # one and no rounding to half remains.
     order = [k for k in range(self.ndim) if k != d] + [d]
-    moved = _permuted(self, order)
+    moved = memory.permuted(self, order)
     n = shape[d]
     work = copy_into(memory.empty(moved.shape, work_dt), moved)
     inclusive_scan(
@@ -82,13 +82,8 @@ def cumsum(self, dim, dtype):
     )
     if order == list(range(self.ndim)) and work_dt == out:
         return work
-    back = _permuted(work, sorted(range(self.ndim), key=order.__getitem__))
+    back = memory.permuted(work, sorted(range(self.ndim), key=order.__getitem__))
     return copy_into(memory.empty(shape, out), back)
-
-
-def _permuted(a, order):
-    """The device view of ``a`` whose dim ``i`` is ``a``'s dim ``order[i]``."""
-    return memory.raw_view(a, a.dtype, [a.shape[k] for k in order], [a.strides[k] for k in order], 0)
 
 
 # --- kernels ------------------------------------------------------------------------------------

@@ -26,16 +26,11 @@ _F16, _F32, _I64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int64
 _BOOL, _U8 = np.dtype(np.bool_), np.dtype(np.uint8)
 
 
-def _permuted(a, order):
-    """The device view of ``a`` whose dim ``i`` is ``a``'s dim ``order[i]``."""
-    return memory.raw_view(a, a.dtype, [a.shape[k] for k in order], [a.strides[k] for k in order], 0)
-
-
 def _sorted_rows(self, d, descending):
     """``(values, indices, order)``: ``self`` sorted along ``d`` as C-contiguous device arrays of
     the working dtype and int64, laid out as ``self``'s dims permuted by ``order`` (``d`` last)."""
     order = [k for k in range(self.ndim) if k != d] + [d]
-    moved = _permuted(self, order)
+    moved = memory.permuted(self, order)
     work_dt = _F32 if self.dtype == _F16 else _U8 if self.dtype == _BOOL else self.dtype
     values = copy_into(memory.empty(moved.shape, work_dt), moved)
     indices = memory.empty(moved.shape, _I64)
@@ -57,8 +52,8 @@ def _sort(self, d, descending):
     if self.size == 0:
         return values, indices
     v, i, order = _sorted_rows(self, d, descending)
-    copy_into(_permuted(values, order), v)
-    copy_into(_permuted(indices, order), i)
+    copy_into(memory.permuted(values, order), v)
+    copy_into(memory.permuted(indices, order), i)
     return values, indices
 
 
@@ -103,8 +98,8 @@ def topk(self, k, dim, largest, sorted):
         return values, indices
     v, i, order = _sorted_rows(self, d, largest)
     first = list(v.shape[:-1]) + [k]  # the first k columns of the sorted rows
-    copy_into(_permuted(values, order), memory.raw_view(v, v.dtype, first, v.strides, 0))
-    copy_into(_permuted(indices, order), memory.raw_view(i, i.dtype, first, i.strides, 0))
+    copy_into(memory.permuted(values, order), memory.raw_view(v, v.dtype, first, v.strides, 0))
+    copy_into(memory.permuted(indices, order), memory.raw_view(i, i.dtype, first, i.strides, 0))
     return values, indices
 
 
