@@ -46,6 +46,9 @@ class NativeFunction:
     # The Tensor overload this Scalar overload stands for in autograd: PyTorch's Python binding wraps
     # the number into a tensor and calls that overload, so ``x * 2`` records MulBackward0.
     scalar_of: str | None = None
+    # Tensor arguments that may be CPU 0-d tensors when the others are on another device (PyTorch's
+    # ops that take such a scalar's value); elementwise ops allow it for every input already.
+    cpu_scalars: tuple[str, ...] = ()
 
     KEYS = (
         "func",
@@ -56,6 +59,7 @@ class NativeFunction:
         "promote",
         "dtypes",
         "scalar_of",
+        "cpu_scalars",
         "tags",
         "doc",
     )
@@ -95,11 +99,20 @@ class NativeFunction:
         entry.pop("tags", None)
         doc = _take(entry, "doc", str)
         scalar_of = _take(entry, "scalar_of", str)
+        cpu_scalars = tuple(_take(entry, "cpu_scalars", list, []))
+        tensors = [a.name for a in schema.flat_arguments if str(a.type) == "Tensor"]
+        for name in cpu_scalars:
+            if name not in tensors or name == "self":
+                raise ValueError(
+                    f"cpu_scalars: '{name}' is not a Tensor argument other than self; use one of {', '.join(tensors)}"
+                )
         _no_unknown_keys(entry, cls.KEYS)
         if pointwise is None and not pairs and schema.kind() == "functional":
             raise ValueError("needs a 'dispatch:' (kernels per device) or a 'pointwise:' expression")
         promote = tuple(promote) if promote else None
-        return cls(schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line, scalar_of)
+        return cls(
+            schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line, scalar_of, cpu_scalars
+        )
 
     @property
     def name(self) -> str:

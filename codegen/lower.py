@@ -29,9 +29,13 @@ def _device_lines(fn: NativeFunction, op: str, elementwise: bool) -> list[str]:
     plain = [a.name for a in ts if str(a.type) == "Tensor"]
     if len(ts) == 1 and plain:
         return [f"device = {plain[0]}._device"]
+    # Arguments that may be CPU scalars go last, so that the check can exempt the tail of its list.
+    ts = [a for a in ts if a.name not in fn.cpu_scalars] + [a for a in ts if a.name in fn.cpu_scalars]
     parts = [f"*{a.name}" if str(a.type).endswith("[]") else a.name for a in ts]
     if elementwise:  # CPU 0-d inputs join any device (not an in-place op's self, its output)
         parts.append(f"scalars_from={1 if fn.schema.kind() == 'inplace' else 0}")
+    elif fn.cpu_scalars:
+        parts.append(f"scalars_from=-{len(fn.cpu_scalars)}")
     check = f"device = _common_device({op!r}, {', '.join(parts)})"
     if len(plain) == len(ts):  # only plain tensors: compare devices inline, check only on a mismatch
         differs = " or ".join(f"{n}._device is not device" for n in plain[1:])

@@ -3214,7 +3214,7 @@ def masked_fill__Tensor(self, mask, value):
     """masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)"""
     device = self._device
     if mask._device is not device or value._device is not device:
-        device = _common_device('masked_fill_', self, mask, value)
+        device = _common_device('masked_fill_', self, mask, value, scalars_from=-1)
     recording = _GRAD.enabled and (self._rg or value._rg)
     if _GRAD.enabled:
         _check_inplace(self)
@@ -3259,7 +3259,7 @@ def index_Tensor(self, indices):
 
 def index_put_(self, indices, values, accumulate=False):
     """index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)"""
-    device = _common_device('index_put_', self, *indices, values)
+    device = _common_device('index_put_', self, *indices, values, scalars_from=-1)
     recording = _GRAD.enabled and (self._rg or values._rg)
     if _GRAD.enabled:
         _check_inplace(self)

@@ -310,11 +310,11 @@ def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.ya
     return where(condition, self, other)
 
 
-def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:929
+def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:931
     return self if self > 0 else self * negative_slope
 
 
-def elu_kernel(self, alpha):  # spec/native_functions.yaml:937
+def elu_kernel(self, alpha):  # spec/native_functions.yaml:939
     return self if self > 0 else alpha * expm1(self)
 
 
@@ -322,9 +322,9 @@ def elu_kernel_unit_alpha(self):  # the same, for alpha == 1
     return self if self > 0 else expm1(self)
 
 
-def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:945
+def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:947
     return self if self * beta > threshold else log1p(exp(self * beta)) / beta
 
 
-def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:951
+def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:953
     return minimum(maximum(self, min_val), max_val)

@@ -515,28 +515,28 @@ def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functio
 
 
 @cuda.jit
-def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:929
+def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:931
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else self[i] * negative_slope
 
 
 @cuda.jit
-def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:937
+def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:939
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i])
 
 
 @cuda.jit
-def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:945
+def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:947
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] * beta > threshold else log1p(exp(self[i] * beta)) / beta
 
 
 @cuda.jit
-def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:951
+def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:953
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i], min_val), max_val)

@@ -25,9 +25,10 @@ class Lazy:
 def common_device(op: str, *tensors, scalars_from=None):
     """The device all tensor arguments share; PyTorch's RuntimeError when they differ.
 
-    With ``scalars_from`` (elementwise ops), a CPU 0-d tensor from that position on joins an op on
-    another device as a number would, as PyTorch's TensorIterator lets it (an in-place op's self,
-    position 0, is the output and never does).
+    With ``scalars_from`` (elementwise ops, and the arguments a spec entry lists as ``cpu_scalars``,
+    passed last with a negative position), a CPU 0-d tensor from that position on joins an op on
+    another device as a number would, as PyTorch lets it (an in-place op's self, position 0, is the
+    output and never does).
     """
     dev = None  # no tensor at all (an empty list): the kernel reports it, on the cpu
     for t in tensors:
@@ -44,6 +45,8 @@ def common_device(op: str, *tensors, scalars_from=None):
 
 
 def _device_with_cpu_scalars(op: str, tensors, first: int):
+    if first < 0:
+        first += len(tensors)
     dev = None
     for i, t in enumerate(tensors):
         if t is None or (i >= first and t._device.type == "cpu" and not t._data.ndim):

@@ -382,6 +382,19 @@ def test_a_method_puts_its_receiver_where_self_is(tmp_path):
     )
 
 
+def test_cpu_scalar_arguments_go_last_in_the_device_check(tmp_path):
+    spec = """\
+- func: masked_fill_.Tensor(Tensor(a!) self, Tensor value, Tensor mask) -> Tensor(a!)
+  cpu_scalars: [value]
+  dispatch:
+    CPU: masked_fill_
+"""
+    root = make_root(tmp_path, nf=spec, d="")
+    (root / "runtime/kernels/cpu/mask.py").write_text("def masked_fill_(self, value, mask):\n    pass\n")
+    op = block(emit.render(load(root))["ops.py"], "def masked_fill__Tensor(")
+    assert "    device = _common_device('masked_fill_', self, mask, value, scalars_from=-1)\n" in op
+
+
 def test_stubs(files):
     fns = files["functions.pyi"]
     assert fns.count("@overload\ndef mul(") == 2

@@ -217,8 +217,13 @@ NATIVE_ERRORS = [
     pytest.param(
         EXP + "  tag: [pointwise]\n",
         f"{NF}:1: exp: unknown key 'tag'; the keys an entry may have are: "
-        "func, variants, dispatch, pointwise, promotion, promote, dtypes, scalar_of, tags, doc",
+        "func, variants, dispatch, pointwise, promotion, promote, dtypes, scalar_of, cpu_scalars, tags, doc",
         id="unknown-key",
+    ),
+    pytest.param(
+        EXP + "  cpu_scalars: [self]\n",
+        f"{NF}:1: exp: cpu_scalars: 'self' is not a Tensor argument other than self; use one of self",
+        id="cpu-scalars-self",
     ),
     pytest.param(
         EXP + "  pointwise: exp(self) + 1\n",

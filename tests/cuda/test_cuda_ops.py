@@ -116,3 +116,22 @@ def test_a_cpu_scalar_joins_elementwise_ops_on_cuda():
     assert z.mul_(yaten.tensor(2.0)).tolist() == [2.0, 2.0] and z.device.type == "cuda"
     with pytest.raises(RuntimeError, match="found at least two devices, cpu and cuda:0"):
         yaten.tensor(1.0).add_(z)
+
+
+def test_a_cpu_scalar_value_for_masked_fill_and_index_put_on_cuda():
+    """The ops whose spec lists ``cpu_scalars`` take a CPU 0-d value with a cuda self, as torch's;
+    their other tensors must still be on self's device."""
+    x = yaten.zeros(4, device="cuda")
+    mask = yaten.tensor([True, False, True, False], device="cuda")
+    assert x.masked_fill_(mask, yaten.tensor(7)).tolist() == [7.0, 0.0, 7.0, 0.0]
+    idx = (yaten.tensor([1, 3, 3], device="cuda"),)
+    assert x.index_put_(idx, yaten.tensor(2.0), accumulate=True).tolist() == [7.0, 2.0, 7.0, 4.0]
+    w = yaten.tensor(3.0, requires_grad=True)
+    yaten.zeros(4, device="cuda").masked_fill(mask, w).sum().backward()
+    assert w.grad.device.type == "cpu" and w.grad.item() == 2.0
+    with pytest.raises(RuntimeError, match="found at least two devices, cuda:0 and cpu"):
+        x.masked_fill_(yaten.tensor([True, False, True, False]), 1.0)
+    with pytest.raises(RuntimeError, match="found at least two devices, cuda:0 and cpu"):
+        x.index_put_(idx, yaten.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+        yaten.zeros(2, dtype=yaten.uint8, device="cuda").masked_fill_(mask[:2], yaten.tensor(300))

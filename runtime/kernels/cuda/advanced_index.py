@@ -65,6 +65,8 @@ def index_put_(self, indices, values, accumulate):
     >>> memory.to_host(a)
     array([3., 0., 3.])
     """
+    if isinstance(values, np.ndarray):  # a CPU 0-d tensor
+        values = memory.from_host(values)
     entries, shape = expand_indices(self, indices, _mask_indices)
     index_put_checks(self, entries, shape, values)
     work = sum_buffer(self) if accumulate else self

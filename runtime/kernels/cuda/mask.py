@@ -65,7 +65,7 @@ def masked_select(self, mask):
 
 def masked_fill_(self, mask, value):
     """``self[mask] = value`` in place; ``mask`` (bool) broadcasts to ``self``, ``value`` is a
-    number or a 0-d device array.
+    number, a 0-d host array (a CPU scalar tensor) or a 0-d device array.
 
     >>> a = memory.from_host(np.zeros((2, 2)))
     >>> masked_fill_(a, memory.from_host(np.array([True, False])), 1.5); memory.to_host(a)
@@ -73,6 +73,8 @@ def masked_fill_(self, mask, value):
            [1.5, 0. ]])
     """
     masked_fill_checks(self, mask, value)
+    if isinstance(value, np.ndarray):  # a CPU 0-d tensor: its value, as torch's value.item()
+        value = value.item()
     is_number = isinstance(value, (bool, int, float, complex, np.generic))
     if is_number:
         value = _scalar_to(value, self.dtype)
