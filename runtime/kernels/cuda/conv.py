@@ -15,6 +15,8 @@ float16 is computed in float32; integers stay in their dtype with int64 sums, wr
 as the CPU's NumPy integer arithmetic wraps.
 """
 
+import functools
+
 import numpy as np
 from numba import cuda
 
@@ -187,7 +189,7 @@ def _fold(cols, g, n, c):
     """The image (N, C, H, W) whose unfolding's adjoint is the C-contiguous ``cols``."""
     out = memory.empty((n, c, *g.image), cols.dtype)
     if out.size:
-        kernel = _kernel(_col2im_kernel, cols.dtype)
+        kernel = _col2im_kernel(cols.dtype)
         launch(kernel, out.size, memory.flat(cols), n, c, *g.image, *g.args(), memory.flat(out))
     return out
 
@@ -195,7 +197,7 @@ def _fold(cols, g, n, c):
 def _add_bias(out, bias, a, o, b):
     """``out[a, o, b] += bias[o]`` over the C-contiguous ``out`` seen as (A, O, B)."""
     flat, (step,) = memory.span(bias)
-    launch(_kernel(_bias_kernel, out.dtype), a * o * b, memory.flat(out), flat, step, o, b)
+    launch(_bias_kernel(out.dtype), a * o * b, memory.flat(out), flat, step, o, b)
 
 
 @cuda.jit
@@ -222,23 +224,13 @@ def _im2col(x, n_batch, chans, h, w, kh, kw, sh, sw, ph, pw, dh, dw, oh, ow, col
             cols[t] = 0
 
 
-_KERNELS = {}
-
-
-def _kernel(factory, dt):
-    """``factory(dt)``, compiled once per dtype and cached."""
-    key = (factory, dt)
-    if key not in _KERNELS:
-        _KERNELS[key] = factory(dt)
-    return _KERNELS[key]
-
-
 def _acc(dt):
     """The sum's dtype and its conversion: int64 for integers (wrapped when stored), else ``dt``."""
     acc = _I64 if dt.kind in "iu" else dt
     return acc.type(0), acc.type, wrap_to(dt)
 
 
+@functools.cache
 def _col2im_kernel(dt):
     zero, conv, wrap = _acc(dt)
 
@@ -269,6 +261,7 @@ def _col2im_kernel(dt):
     return col2im
 
 
+@functools.cache
 def _bias_kernel(dt):
     _, conv, wrap = _acc(dt)
 

@@ -21,6 +21,7 @@ does), float64 in float64, integers in int64, wrapped to their dtype when stored
 integer products wrap.
 """
 
+import functools
 import math
 
 import numpy as np
@@ -204,16 +205,10 @@ def wrap_to(out):
     return wrap
 
 
-_KERNELS = {}
-
-
+@functools.cache
 def _tiled_kernel(acc, out, tile: int):
     """The tiled product kernel accumulating in ``acc`` with ``tile x tile`` blocks, storing into
     ``out``'s dtype; compiled lazily, once per input dtype, and cached."""
-    key = ("tiled", acc, out, tile)
-    kernel = _KERNELS.get(key)
-    if kernel is not None:
-        return kernel
     acc_t, zero, conv = from_dtype(acc), acc.type(0), acc.type
     wrap = wrap_to(out)
 
@@ -252,17 +247,13 @@ def _tiled_kernel(acc, out, tile: int):
                 r += beta * conv(c[z * c_s[0] + row * c_s[1] + col * c_s[2]])
             out[(z * m + row) * n + col] = wrap(r)
 
-    _KERNELS[key] = tiled
     return tiled
 
 
+@functools.cache
 def _rowdot_kernel(acc, out, threads: int):
     """The kernel for an output of one column: block ``z * m + row`` sums ``a[z, row, :] * b[z, :, 0]``
     with ``threads`` threads (a power of two), then reduces their partial sums in shared memory."""
-    key = ("rowdot", acc, out, threads)
-    kernel = _KERNELS.get(key)
-    if kernel is not None:
-        return kernel
     acc_t, zero, conv = from_dtype(acc), acc.type(0), acc.type
     wrap = wrap_to(out)
 
@@ -294,5 +285,4 @@ def _rowdot_kernel(acc, out, threads: int):
                 r += beta * conv(c[z * c_s[0] + row * c_s[1]])
             out[blk] = wrap(r)
 
-    _KERNELS[key] = rowdot
     return rowdot

@@ -13,6 +13,8 @@ losses and the weights in one block (shared memory) and divides on the device, s
 never leave it.
 """
 
+import functools
+
 import numpy as np
 from numba import cuda, from_dtype
 
@@ -116,14 +118,9 @@ def _scatter_rows(n, c, target, ts, weight, ws, ignore_index, g, gs, tw, mean, o
         out[i * c + t] = -weight[t * ws] * s
 
 
-_SUMS = {}
-
-
+@functools.cache
 def _sum_kernel(acc):
     """The one-block kernel adding the losses and the picked weights in ``acc``; one per dtype."""
-    kernel = _SUMS.get(acc)
-    if kernel is not None:
-        return kernel
     acc_t, zero = from_dtype(acc), acc.type(0)
 
     @cuda.jit
@@ -153,7 +150,6 @@ def _sum_kernel(acc):
             out[0] = ps[0] / pw[0] if mean else ps[0]  # a mean over no target: 0 / 0 is NaN
             total[0] = pw[0]
 
-    _SUMS[acc] = sum_losses
     return sum_losses
 
 

@@ -192,6 +192,18 @@ def _as(arr, shape, dtype):
     return v if arr.dtype == dtype else contiguous_cast(v, shape, dtype)
 
 
+def _gradient_planes(grad_output, self):
+    """What a pooling backward starts from: ``(compute dtype, planes, (h, w), (oh, ow), out)``, with
+    ``out`` the zeroed flat gradient of ``self``, one ``h * w`` plane per plane of ``grad_output``."""
+    ct = compute_dtype(grad_output.dtype)
+    oh, ow = tuple(grad_output.shape)[-2:]
+    h, w = tuple(self.shape)[-2:]
+    planes = grad_output.size // (oh * ow) if oh * ow else 0
+    out = memory.empty((planes * h * w,), ct)
+    zero_(out)
+    return ct, planes, (h, w), (oh, ow), out
+
+
 def _planes_of(self):
     h, w = tuple(self.shape)[-2:]
     return (self.size // (h * w)) if h * w else 0, h, w
@@ -233,12 +245,7 @@ def max_pool2d_with_indices_backward(
             [0., 1.]]])
     """
     max_geometry(_meta(self), kernel_size, stride, padding, dilation, ceil_mode)
-    ct = compute_dtype(grad_output.dtype)
-    oh, ow = tuple(grad_output.shape)[-2:]
-    h, w = tuple(self.shape)[-2:]
-    planes = grad_output.size // (oh * ow) if oh * ow else 0
-    out = memory.empty((planes * h * w,), ct)
-    zero_(out)
+    ct, planes, (h, w), (oh, ow), out = _gradient_planes(grad_output, self)
     if grad_output.size:
         g = _flat_in(grad_output, ct)
         i = _flat_in(indices, _I64)
@@ -282,12 +289,7 @@ def avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mo
     (kh, kw), (sh, sw), (ph, pw), _ = avg_geometry(
         _meta(self), kernel_size, stride, padding, ceil_mode, divisor_override
     )
-    ct = compute_dtype(grad_output.dtype)
-    oh, ow = tuple(grad_output.shape)[-2:]
-    h, w = tuple(self.shape)[-2:]
-    planes = grad_output.size // (oh * ow) if oh * ow else 0
-    out = memory.empty((planes * h * w,), ct)
-    zero_(out)
+    ct, planes, (h, w), (oh, ow), out = _gradient_planes(grad_output, self)
     if grad_output.size:
         g = _flat_in(grad_output, ct)
         launch(_avg_pool_backward, planes, g, h, w, kh, kw, sh, sw, ph, pw, bool(count_include_pad),
@@ -321,12 +323,7 @@ def adaptive_avg_pool2d_backward(grad_output, self):
             [0.25, 0.25]]])
     """
     adaptive_backward_check(grad_output, self)
-    ct = compute_dtype(grad_output.dtype)
-    oh, ow = tuple(grad_output.shape)[-2:]
-    h, w = tuple(self.shape)[-2:]
-    planes = grad_output.size // (oh * ow) if oh * ow else 0
-    out = memory.empty((planes * h * w,), ct)
-    zero_(out)
+    ct, planes, (h, w), (oh, ow), out = _gradient_planes(grad_output, self)
     if grad_output.size:
         launch(_adaptive_avg_backward, planes, _flat_in(grad_output, ct), h, w, planes, oh, ow, out)
     return _as(out, self.shape, self.dtype)

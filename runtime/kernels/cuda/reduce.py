@@ -16,6 +16,7 @@ for every row) and per finishing step on a row's result (``post``: divide for me
 ``log(s) + c`` for logsumexp, ``s**(1/p)`` for a p-norm).
 """
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -412,9 +413,8 @@ def _log_plus(s, div, c):
 
 # --- the kernel template -----------------------------------------------------------------------------
 
-_KERNELS = {}
 
-
+@functools.cache
 def _rows_kernel(op: _Op, acc, threads: int, pre, post, given_indices: bool):
     """The kernel reducing rows with ``op`` in ``acc`` with ``threads`` per block (a power of two);
     one compiled kernel per argument tuple, source dtype aside.
@@ -425,10 +425,6 @@ def _rows_kernel(op: _Op, acc, threads: int, pre, post, given_indices: bool):
     its position in the row, or ``src_idx`` of it when ``given_indices`` (a second pass over the
     partial results of a split row).
     """
-    key = (op, acc, threads, pre, post, given_indices)
-    kernel = _KERNELS.get(key)
-    if kernel is not None:
-        return kernel
     acc_t, start = from_dtype(acc), _identity(op, acc)
     combine, indexed = op.combine, op.indexed
 
@@ -467,7 +463,6 @@ def _rows_kernel(op: _Op, acc, threads: int, pre, post, given_indices: bool):
             if indexed:
                 out_idx[b] = partial_idx[0]
 
-    _KERNELS[key] = reduce_rows
     return reduce_rows
 
 

@@ -9,6 +9,7 @@ memory (a tree, halving), and write the row's outputs. The result is gathered ba
 dim order and dtype as a new C-contiguous array (again no copy when nothing moves).
 """
 
+import functools
 import math
 
 import numpy as np
@@ -106,15 +107,10 @@ def _block_sum(partial, t, v):
 
 # --- the kernels: one block per row of the contiguous (rows, n) operands -------------------------
 
-_KERNELS = {}
 
-
+@functools.cache
 def _forward_kernel(acc, logarithm: bool):
     """The softmax (or log_softmax) kernel over rows in ``acc``; one compiled kernel per pair."""
-    key = ("forward", acc, logarithm)
-    kernel = _KERNELS.get(key)
-    if kernel is not None:
-        return kernel
     acc_t, zero, lowest = from_dtype(acc), acc.type(0), acc.type(-np.inf)
 
     @cuda.jit
@@ -148,16 +144,12 @@ def _forward_kernel(acc, logarithm: bool):
                 out[base + j] = exp(x[base + j] - m) / s
                 j += step
 
-    _KERNELS[key] = softmax_rows
     return softmax_rows
 
 
+@functools.cache
 def _backward_kernel(acc, logarithm: bool):
     """The softmax (or log_softmax) backward-data kernel over rows in ``acc``."""
-    key = ("backward", acc, logarithm)
-    kernel = _KERNELS.get(key)
-    if kernel is not None:
-        return kernel
     acc_t, zero = from_dtype(acc), acc.type(0)
 
     @cuda.jit
@@ -182,7 +174,6 @@ def _backward_kernel(acc, logarithm: bool):
                 out[base + j] = g[base + j] * y[base + j] - y[base + j] * s
             j += step
 
-    _KERNELS[key] = softmax_backward_rows
     return softmax_backward_rows
 
 
