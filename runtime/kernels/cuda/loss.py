@@ -81,6 +81,19 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 # --- the kernels -------------------------------------------------------------------------------
 
 
+@cuda.jit(device=True)
+def _row_target(target, i, ts, ignore_index, c, bad):
+    """Row ``i``'s target class, or -1 where it is ignored or out of bounds (``bad[0]`` becomes the
+    first row out of bounds)."""
+    t = np.int64(target[i * ts])
+    if t == ignore_index:
+        return np.int64(-1)
+    if t < 0 or t >= c:
+        cuda.atomic.min(bad, 0, i)
+        return np.int64(-1)
+    return t
+
+
 @cuda.jit
 def _pick_rows(x, s0, s1, c, target, ts, weight, ws, ignore_index, losses, picked, bad):
     """``losses[i] = -x[i, t] * weight[t]`` and ``picked[i] = weight[t]`` (both 0 where ignored or
@@ -89,11 +102,8 @@ def _pick_rows(x, s0, s1, c, target, ts, weight, ws, ignore_index, losses, picke
     if i < losses.shape[0]:
         losses[i] = 0
         picked[i] = 0
-        t = target[i * ts]
-        if t == ignore_index:
-            return
-        if t < 0 or t >= c:
-            cuda.atomic.min(bad, 0, i)
+        t = _row_target(target, i, ts, ignore_index, c, bad)
+        if t < 0:
             return
         w = weight[t * ws]
         losses[i] = -(x[i * s0 + t * s1] * w)
@@ -106,11 +116,8 @@ def _scatter_rows(n, c, target, ts, weight, ws, ignore_index, g, gs, tw, mean, o
     ``out``; ``bad[0]`` becomes the first row whose target is out of bounds."""
     i = cuda.grid(1)
     if i < n:
-        t = target[i * ts]
-        if t == ignore_index:
-            return
-        if t < 0 or t >= c:
-            cuda.atomic.min(bad, 0, i)
+        t = _row_target(target, i, ts, ignore_index, c, bad)
+        if t < 0:
             return
         s = g[i * gs]
         if mean:
