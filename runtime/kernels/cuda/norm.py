@@ -250,6 +250,16 @@ def _full(n, value, dtype):
     return memory.from_host(np.full(n, value, dtype))
 
 
+def _by_channel(input):
+    """A batch norm's input as ``(shape, N, C, spatial size, N * spatial size, compute dtype, the
+    input flat in that dtype)``."""
+    shape = tuple(input.shape)
+    nb, c = shape[0], shape[1]
+    s = math.prod(shape[2:])
+    dtype = compute_dtype(input.dtype)
+    return shape, nb, c, s, nb * s, dtype, memory.flat(contiguous_cast(input, shape, dtype))
+
+
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """``(output, save_mean, save_invstd)`` of batch norm over every dim but dim 1 (as the CPU kernel:
     training updates the running statistics in place, eval saves empty statistics).
@@ -264,12 +274,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     (array([0.5, 1.5]), array([1.5, 4.5]))
     """
     batch_norm_checks(training, running_mean, running_var)
-    shape = tuple(input.shape)
-    nb, c = shape[0], shape[1]
-    s = math.prod(shape[2:])
-    count = nb * s
-    dtype = compute_dtype(input.dtype)
-    x = memory.flat(contiguous_cast(input, shape, dtype))
+    shape, nb, c, s, count, dtype, x = _by_channel(input)
     out = memory.empty((nb * c * s,), dtype)
     mean = memory.empty((c,), _F64)
     var = memory.empty((c,), _F64)
@@ -311,12 +316,7 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     >>> memory.to_host(gx).ravel(), memory.to_host(gw), memory.to_host(gb)
     (array([0., 0.]), array([-1.]), array([1.]))
     """
-    shape = tuple(input.shape)
-    nb, c = shape[0], shape[1]
-    s = math.prod(shape[2:])
-    count = nb * s
-    dtype = compute_dtype(input.dtype)
-    x = memory.flat(contiguous_cast(input, shape, dtype))
+    shape, nb, c, s, count, dtype, x = _by_channel(input)
     g = memory.flat(contiguous_cast(grad_out, shape, dtype))
     if train:
         mean, invstd, rv = _flat(save_mean, c, _F64), _flat(save_invstd, c, _F64), memory.empty((0,), _F64)
