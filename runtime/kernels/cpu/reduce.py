@@ -301,10 +301,7 @@ def argext_checks(a, dim, name):
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         return None
-    d = _wrap_dim(dim, a.ndim)
-    if a.ndim and a.shape[d] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-    return d
+    return minmax_dim_checks(a, dim, name)
 
 
 def _argext(a, dim, keepdim, argfn, name):
