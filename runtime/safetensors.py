@@ -4,7 +4,9 @@ A file is: an 8-byte little-endian header length N, N bytes of JSON (``{"name": 
 "shape": [2, 3], "data_offsets": [begin, end]}, ..., "__metadata__": {"key": "value"}}``, padded
 with spaces to a multiple of 8), then the data: each tensor's elements, contiguous, at its offsets
 (counted from the end of the header), the tensors covering the data exactly with no gaps or
-overlaps. Reading checks all of this and says what is wrong; nothing in the file is executed.
+overlaps. Reading checks all of this (and that no name appears twice) and says what is wrong, as a
+``RuntimeError`` ("invalid safetensors data: ...") where the ``safetensors`` package raises its
+``SafetensorError``; nothing in the file is executed.
 
 >>> import yaten
 >>> from yaten import safetensors
@@ -178,7 +180,7 @@ def _parse(buf: memoryview, device, header_only: bool = False):
     if not raw.startswith(b"{"):
         raise _bad("the header is not a JSON object")
     try:
-        head = json.loads(raw.decode("utf-8"))
+        head = json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise _bad(f"the header is not valid JSON ({e})") from None
     if not isinstance(head, dict):
@@ -201,6 +203,16 @@ def _parse(buf: memoryview, device, header_only: bool = False):
         host = np.frombuffer(data[begin:end], dtype.np.newbyteorder("<")).astype(dtype.np).reshape(shape)
         out[name] = make(host, dev)
     return out, metadata
+
+
+def _unique_keys(pairs: list) -> dict:
+    # JSON lets a name appear twice (the last would win): a file naming a tensor twice is refused.
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _bad(f"the header names {key!r} twice")
+        seen.add(key)
+    return dict(pairs)
 
 
 def _entry(name: str, info):

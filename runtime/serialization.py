@@ -6,23 +6,28 @@ PyTorch's rebuild functions, so ``torch.load(path, weights_only=True)`` reads it
 writes them), and the small ``byteorder``, ``version``, ``.format_version``, ``.storage_alignment``
 and ``.data/serialization_id`` records.
 
-Loading never imports torch and never executes code from the file: a restricted unpickler maps
-PyTorch's tensor, storage, parameter, dtype, device and container globals onto yaten and refuses
-every other global with ``pickle.UnpicklingError``. Saving is restricted the same way: tensors and
-plain containers only, so what ``yaten.save`` writes ``yaten.load`` can read.
+Loading never imports torch and never executes code from the file: the restricted unpickler of
+``_unpickler.py`` maps PyTorch's tensor, storage, parameter, dtype, device and container globals
+onto yaten and refuses every other global, and every BUILD, call or container step outside what
+those take, with ``pickle.UnpicklingError``. Reading the archive (here) takes only the records the
+pickle references, checks each one's size against its storage before inflating it, and turns
+whatever a damaged file makes zipfile, zlib or pickle raise into a ``RuntimeError``. Saving is
+restricted too: tensors and plain containers only, so what ``yaten.save`` writes ``yaten.load`` can
+read.
 
 The safetensors format lives in ``yaten.safetensors``; ``save_file``/``load_file`` are here too.
 """
 
-import _compat_pickle
 import codecs
 import collections
 import io
 import os
 import pickle
 import secrets
+import struct
 import sys
 import zipfile
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +38,7 @@ from ._atomic_file import atomic_write
 from ._backend import backend
 from ._storage import UntypedStorage
 from ._tensor import Size, Tensor
+from ._unpickler import STORAGE_NAME, Refused, RestrictedUnpickler, parameter_class
 from .safetensors import load_file, save_file
 
 __all__ = ["load", "load_file", "save", "save_file"]
@@ -42,18 +48,6 @@ _ALIGNMENT = 64  # storages start at multiples of this in the file, as in PyTorc
 _FORMAT_VERSION = b"1"
 _LEGACY_MAGIC = pickle.dumps(0x1950A86A20F9469CFC6C, protocol=2)  # how a pre-1.6 torch.save file starts
 _VERSION = b"3\n"
-
-# PyTorch's legacy storage class names (``torch.FloatStorage``) for yaten's dtypes.
-_STORAGE_NAME = {d: f"{D.LEGACY_NAME[d]}Storage" for d in D.ALL}
-_DTYPE_OF_STORAGE = {name: d for d, name in _STORAGE_NAME.items()}
-_UNSUPPORTED_STORAGES = (
-    "BFloat16Storage", "ComplexFloatStorage", "ComplexDoubleStorage", "QInt8Storage", "QUInt8Storage",
-    "QInt32Storage", "QUInt4x2Storage", "QUInt2x4Storage",
-)  # fmt: skip
-_UNSUPPORTED_DTYPES = (
-    "bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64",
-    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "qint8", "quint8", "qint32",
-)  # fmt: skip
 
 
 # --- the pickle: PyTorch's names on the way out --------------------------------------------------
@@ -130,7 +124,7 @@ class _Pickler(pickle._Pickler):
                 "Cannot save multiple tensors or storages that view the same data as different types"
             )
         location = "cpu" if t.device.type == "cpu" else f"cuda:{t.device.index or 0}"
-        storage_type = _Global("torch", _STORAGE_NAME[t.dtype])
+        storage_type = _Global("torch", STORAGE_NAME[t.dtype])
         pid = ("storage", storage_type, entry[0], location, storage.nbytes() // t.itemsize)
         args = (_StorageRef(pid), t.storage_offset(), tuple(t.shape), t.stride())
         if _is_parameter(t):  # as torch: the data as a plain tensor, then requires_grad on the Parameter
@@ -149,14 +143,8 @@ class _TensorArgs:
     args: tuple  # a Parameter's data, pickled as a plain tensor: ``_rebuild_tensor_v2(*args)``
 
 
-def _parameter_class():
-    # nn loads on first use; without it nothing can be a Parameter.
-    nn = sys.modules.get("yaten.nn")
-    return getattr(nn, "Parameter", None) if nn is not None else None
-
-
 def _is_parameter(t: Tensor) -> bool:
-    cls = _parameter_class()
+    cls = parameter_class()
     return cls is not None and isinstance(t, cls)
 
 
@@ -237,188 +225,97 @@ def save(obj, f, pickle_module=None, pickle_protocol: int = DEFAULT_PROTOCOL, _u
         write(f)
 
 
-# --- reading: the restricted unpickler ------------------------------------------------------------
-@dataclass(frozen=True)
-class _StorageType:
-    dtype: D.dtype
-
-
-@dataclass(frozen=True)
-class TypedStorage:
-    """A storage as it comes out of a checkpoint: the bytes and the dtype the file gave them."""
-
-    untyped: UntypedStorage
-    dtype: D.dtype
-
-
-def _rebuild_tensor(storage: TypedStorage, storage_offset, size, stride) -> Tensor:
-    from .autograd.grad_mode import no_grad
-
-    if not isinstance(storage, TypedStorage):
-        raise RuntimeError(
-            f"a checkpoint tensor's storage must come from a data record, got {type(storage).__name__}"
-        )
-    with no_grad():
-        t = _empty(storage.dtype, storage.untyped.device)
-        t.set_(storage.untyped, storage_offset, tuple(size), tuple(stride))
-    t._vc[0] = 0
-    return t
-
-
-def _empty(dtype: D.dtype, device) -> Tensor:
-    from ._factories import empty
-
-    return empty(0, dtype=dtype, device=device)
-
-
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
-    t = _rebuild_tensor(storage, storage_offset, size, stride)
-    t.requires_grad = bool(requires_grad)
-    return t
-
-
-def _rebuild_parameter(data, requires_grad, backward_hooks):
-    if not isinstance(data, Tensor):
-        raise RuntimeError(f"a checkpoint Parameter's data must be a tensor, got {type(data).__name__}")
-    return _parameter_type()(data, bool(requires_grad))
-
-
-def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
-    p = _rebuild_parameter(data, requires_grad, backward_hooks)
-    _set_state(p, state)
-    return p
-
-
-def _rebuild_from_type_v2(func, new_type, args, state):
-    # torch's wrapper for a tensor with Python attributes: only tensor rebuilds may be wrapped.
-    if func not in (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_parameter, _rebuild_parameter_with_state):
-        raise RuntimeError(f"yaten.load: _rebuild_from_type_v2 can't call {func!r}")
-    ret = func(*args)
-    if new_type is not Tensor and type(ret) is not new_type:
-        raise RuntimeError(f"yaten.load can't rebuild a tensor of type {new_type!r}")
-    _set_state(ret, state)
-    return ret
-
-
-def _set_state(obj, state) -> None:
-    # A tensor's Python attributes (``t.foo = 1``), saved by torch as a dict; only plain data gets here.
-    if isinstance(state, tuple) and len(state) == 2:
-        state = {**(state[0] or {}), **(state[1] or {})}
-    if state:
-        if not isinstance(state, dict):
-            raise RuntimeError(f"a checkpoint tensor's state must be a dict, got {type(state).__name__}")
-        for name, value in state.items():
-            if not isinstance(name, str) or name.startswith("_") or hasattr(type(obj), name):
-                raise RuntimeError(f"yaten.load refuses to set attribute {name!r} of a tensor")
-            obj.__dict__[name] = value  # as torch: the instance dict, never a property or a setter
-
-
-def _parameter_type():
-    cls = _parameter_class()
-    if cls is None:
-        from . import nn
-
-        cls = nn.Parameter
-    return cls
-
-
-def _allowed_globals() -> dict:
-    """``module.name`` in the file → what yaten rebuilds it with (the whole list of what may load)."""
-    allowed = {
-        "collections.OrderedDict": collections.OrderedDict,
-        "collections.Counter": collections.Counter,
-        "builtins.set": set,
-        "builtins.bytearray": bytearray,
-        "builtins.complex": complex,
-        "_codecs.encode": codecs.encode,  # bytes, in pickle protocol 2
-        "torch.Size": Size,
-        "torch.device": _dev.device,
-        "torch.Tensor": Tensor,
-        "torch._utils._rebuild_tensor": _rebuild_tensor,
-        "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
-        "torch._utils._rebuild_parameter": _rebuild_parameter,
-        "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
-        "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
-        "torch.storage.UntypedStorage": _StorageType(D.uint8),
-    }
-    for d in D.ALL:
-        allowed[f"torch.{d.name}"] = d
-        allowed[f"torch.{_STORAGE_NAME[d]}"] = _StorageType(d)
-    return allowed
-
-
-_ALLOWED = _allowed_globals()
-
-
-class _RestrictedUnpickler(pickle.Unpickler):
-    def __init__(self, file, archive: "_Archive", encoding: str) -> None:
-        super().__init__(file, encoding=encoding)
-        self.archive = archive
-
-    def find_class(self, module: str, name: str):
-        # Protocol 2 writes Python 2's names (``__builtin__.set``, ``commands.call``): map them back.
-        if (module, name) in _compat_pickle.NAME_MAPPING:
-            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
-        else:
-            module = _compat_pickle.IMPORT_MAPPING.get(module, module)
-        full = f"{module}.{name}"
-        if full == "torch.nn.parameter.Parameter":
-            return _parameter_type()
-        found = _ALLOWED.get(full)
-        if found is not None:
-            return found
-        if module == "torch" and (name in _UNSUPPORTED_STORAGES or name in _UNSUPPORTED_DTYPES):
-            raise RuntimeError(f"yaten.load: the checkpoint holds {full}, a dtype yaten does not have")
-        raise _Refused(
-            f"Weights only load failed: Unsupported global: GLOBAL {full} was not an allowed global by default. "
-            "yaten.load rebuilds only tensors, parameters, dtypes, devices and containers (dict, OrderedDict, "
-            "list, tuple, set, numbers, strings, bytes, None), and never runs code from the file. Load the file "
-            "in an environment you trust and save a state_dict of plain data instead."
-        )
-
-    def persistent_load(self, pid):
-        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
-            raise RuntimeError(f"yaten.load: unknown persistent id {pid!r} in the checkpoint")
-        _, storage_type, key, location, numel = pid
-        if (
-            not isinstance(storage_type, _StorageType)
-            or not isinstance(key, str)
-            or not isinstance(location, str)
-        ):
-            raise RuntimeError(f"yaten.load: malformed storage reference {pid!r} in the checkpoint")
-        dtype = storage_type.dtype
-        storage = self.archive.storage(key, location, dtype)
-        if not isinstance(numel, int) or storage.nbytes() != numel * dtype.itemsize:
-            raise RuntimeError(
-                f"yaten.load: storage {key} holds {storage.nbytes()} bytes, but the checkpoint says {numel!r} "
-                f"elements of {dtype}"
-            )
-        return TypedStorage(storage, dtype)
-
-
-class _Refused(pickle.UnpicklingError):
-    """A global outside the allowlist (raised again as a plain ``pickle.UnpicklingError``)."""
+# --- reading the archive ---------------------------------------------------------------------------
+_SMALL_RECORDS = ("byteorder", "version", ".format_version", ".storage_alignment", ".data/serialization_id")
+_SMALL_LIMIT = 4096  # the most bytes one of those may hold
+_CHUNK = 1 << 24  # a storage record is inflated into its tensor's memory this much at a time
+# What a damaged or crafted file can make zipfile, zlib, struct, pickle or a rebuild raise: all become
+# "not a readable checkpoint" (a RuntimeError), as torch's reader reports them.
+_DAMAGE = (
+    zipfile.BadZipFile, EOFError, OSError, ValueError, LookupError, AttributeError, TypeError, OverflowError,
+    RecursionError, MemoryError, NotImplementedError, struct.error, zlib.error, pickle.UnpicklingError,
+)  # fmt: skip
 
 
 class _Archive:
-    """The records of one checkpoint, and the storages made from them (one per key: views share)."""
+    """The records of one checkpoint, and the storages made from them (one per key: views share).
 
-    def __init__(self, zf: zipfile.ZipFile, prefix: str, map_location) -> None:
-        self.zf, self.prefix, self.map_location = zf, prefix, map_location
+    Only the records the pickle references are read, each after checking that its declared size is
+    what its storage needs; with ``mmap`` an uncompressed record is mapped (copy-on-write) instead."""
+
+    def __init__(self, zf: zipfile.ZipFile, prefix: str, map_location, mmap_file) -> None:
+        self.zf, self.prefix, self.map_location, self.mmap_file = zf, prefix, map_location, mmap_file
         self.storages = {}
-        order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in zf.NameToInfo else "little"
+        small = {n: self.small(n) for n in _SMALL_RECORDS}  # read, and so CRC-checked, when present
+        order = small["byteorder"] or "little"
         if order not in ("little", "big"):
             raise RuntimeError(f"yaten.load: unknown byteorder {order!r} in the checkpoint")
         self.swap = order != sys.byteorder
 
-    def storage(self, key: str, location: str, dtype: D.dtype) -> UntypedStorage:
+    def small(self, name: str) -> str | None:
+        info = self.zf.NameToInfo.get(self.prefix + name)
+        if info is None:
+            return None
+        if info.file_size > _SMALL_LIMIT:
+            raise RuntimeError(f"yaten.load: the checkpoint's {name} record is {info.file_size} bytes long")
+        with self.zf.open(info) as r:
+            return r.read(_SMALL_LIMIT).decode()
+
+    def storage(self, key: str, location: str, dtype: D.dtype, numel: int) -> UntypedStorage:
+        need = numel * dtype.itemsize
         s = self.storages.get(key)
-        if s is None:
-            host = np.frombuffer(self.zf.read(f"{self.prefix}data/{key}"), np.uint8).copy()
-            if self.swap and dtype.itemsize > 1:
-                host.view(dtype.np).byteswap(inplace=True)
-            s = self.storages[key] = self.restore(host, location)
+        if s is not None:
+            if s.nbytes() != need:
+                raise RuntimeError(
+                    f"yaten.load: storage {key} holds {s.nbytes()} bytes, but the checkpoint also says {numel} "
+                    f"elements of {dtype}"
+                )
+            return s
+        info = self.zf.NameToInfo.get(f"{self.prefix}data/{key}")
+        if info is None:
+            raise RuntimeError(
+                f"yaten.load: the checkpoint has no record data/{key} for a storage it references"
+            )
+        if info.file_size != need:  # as torch's reader, and before anything is inflated
+            raise RuntimeError(
+                f"record size ({info.file_size} bytes) does not match expected size ({need} bytes = {numel} "
+                f"elements * {dtype.itemsize} bytes/element) for dtype {dtype}"
+            )
+        stored = info.compress_type == zipfile.ZIP_STORED
+        if stored and info.compress_size != info.file_size:
+            raise RuntimeError(f"yaten.load: the uncompressed record data/{key} has two sizes")
+        host = self.mapped(info) if self.mmap_file is not None and stored else self.read(info)
+        if self.swap and dtype.itemsize > 1:
+            host.view(dtype.np).byteswap(inplace=True)
+        s = self.storages[key] = self.restore(host, location)
         return s
+
+    def read(self, info: zipfile.ZipInfo) -> np.ndarray:
+        host = np.empty(info.file_size, np.uint8)
+        view = memoryview(host)
+        at = 0
+        with self.zf.open(info) as r:
+            while at < info.file_size:
+                chunk = r.read(min(_CHUNK, info.file_size - at))
+                if not chunk:
+                    raise EOFError(f"record {info.filename} ends after {at} of its {info.file_size} bytes")
+                view[at : at + len(chunk)] = chunk
+                at += len(chunk)
+        return host
+
+    def mapped(self, info: zipfile.ZipInfo) -> np.ndarray:
+        # The record's bytes start after its local header (30 bytes, the name, the extra field).
+        local = os.pread(self.mmap_file.fileno(), 30, info.header_offset)
+        if len(local) != 30 or local[:4] != b"PK\x03\x04":
+            raise zipfile.BadZipFile(f"bad local header for record {info.filename}")
+        name_len, extra_len = struct.unpack("<HH", local[26:30])
+        start = info.header_offset + 30 + name_len + extra_len
+        if start + info.file_size > os.fstat(self.mmap_file.fileno()).st_size:
+            raise EOFError(f"record {info.filename} runs past the end of the file")
+        if info.file_size == 0:
+            return np.empty(0, np.uint8)
+        # Copy-on-write, as torch's default MAP_PRIVATE: writes to the tensor never reach the file.
+        return np.asarray(np.memmap(self.mmap_file, np.uint8, "c", start, (info.file_size,)))
 
     def restore(self, host: np.ndarray, location: str) -> UntypedStorage:
         ml = self.map_location
@@ -457,6 +354,17 @@ def _corrupt(name: str, what: str) -> RuntimeError:
     )
 
 
+def _check_names(zf: zipfile.ZipFile, name: str) -> None:
+    """No two records of one name, none absolute or with a ``..`` part: such an archive was crafted."""
+    seen = set()
+    for n in zf.namelist():
+        if n.startswith(("/", "\\")) or ".." in n.replace("\\", "/").split("/"):
+            raise _corrupt(name, f"the record name {n!r} is absolute or climbs out of the archive with '..'")
+        if n in seen:
+            raise _corrupt(name, f"two records are named {n!r}")
+        seen.add(n)
+
+
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **pickle_load_args):
     """Load what ``yaten.save`` or ``torch.save`` wrote, without running code from the file.
 
@@ -464,9 +372,11 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     device string (all go there), a dict from saved location to location (``{'cuda:0': 'cpu'}``),
     or a callable ``(storage, location) -> storage or None``, as in PyTorch. Loading is always
     restricted to tensors, parameters and plain containers: ``weights_only=False`` is accepted for
-    compatibility and changes nothing; any other global in the file raises ``pickle.UnpicklingError``
-    naming it. A truncated or corrupted file raises ``RuntimeError``. ``mmap`` is accepted; the
-    data is read into memory.
+    compatibility and changes nothing; any other global, or a pickle step that would set state on
+    anything but a tensor or a container, raises ``pickle.UnpicklingError`` naming it. A truncated,
+    corrupted or inconsistent file raises ``RuntimeError``. Only the records the pickle references
+    are read. With ``mmap=True`` (``f`` must be a path, as in torch) uncompressed records are mapped
+    copy-on-write rather than read: pages load as the tensors touch them, and writes stay in memory.
 
     >>> import io, yaten
     >>> buf = io.BytesIO()
@@ -482,19 +392,21 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     unknown = set(pickle_load_args) - {"encoding"}
     if unknown:
         raise TypeError(f"yaten.load() got unexpected keyword arguments {sorted(unknown)}")
+    encoding = pickle_load_args.get("encoding", "utf-8")
     if isinstance(f, (str, os.PathLike)):
-        name = repr(os.fspath(f))
         with open(f, "rb") as fh:
-            return _load(fh, name, map_location, pickle_load_args.get("encoding", "utf-8"))
+            return _load(fh, repr(os.fspath(f)), map_location, encoding, fh if mmap else None)
+    if mmap:
+        raise ValueError("f must be a file path in order to use the mmap argument")
     if not (hasattr(f, "seekable") and f.seekable()):
         f = io.BytesIO(f.read())
-    return _load(f, "the file object", map_location, pickle_load_args.get("encoding", "utf-8"))
+    return _load(f, "the file object", map_location, encoding, None)
 
 
-def _load(fh, name: str, map_location, encoding: str):
+def _load(fh, name: str, map_location, encoding: str, mmap_file):
     try:
         zf = zipfile.ZipFile(fh)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as e:
+    except _DAMAGE as e:
         fh.seek(0)
         if fh.read(len(_LEGACY_MAGIC)) == _LEGACY_MAGIC:
             raise RuntimeError(
@@ -502,23 +414,18 @@ def _load(fh, name: str, map_location, encoding: str):
                 "_use_new_zipfile_serialization=False)), which yaten does not read. Load it with torch and save it "
                 "again with torch.save's default format."
             ) from None
-        raise _corrupt(name, f"failed reading zip archive ({e})") from None
+        raise _corrupt(name, f"failed reading zip archive ({type(e).__name__}: {e})") from None
     with zf:
+        _check_names(zf, name)
         pickles = [n for n in zf.namelist() if n.endswith("/data.pkl") and n.count("/") == 1]
         if len(pickles) != 1:
             raise _corrupt(name, "expected exactly one '<archive>/data.pkl' record")
         prefix = pickles[0][: -len("data.pkl")]
         try:
-            # The small records are read (and so CRC-checked) even though only data.pkl matters.
-            for n in zf.namelist():
-                if n.startswith(prefix) and not n.startswith(prefix + "data/"):
-                    zf.read(n)
-            archive = _Archive(zf, prefix, map_location)
-            data = zf.read(pickles[0])
-            return _RestrictedUnpickler(io.BytesIO(data), archive, encoding).load()
-        except _Refused as e:
+            archive = _Archive(zf, prefix, map_location, mmap_file)
+            data = io.BytesIO(zf.read(pickles[0]))
+            return RestrictedUnpickler(data, archive.storage, encoding).load()
+        except Refused as e:
             raise pickle.UnpicklingError(str(e)) from None
-        except (zipfile.BadZipFile, KeyError, EOFError, pickle.UnpicklingError, OSError, UnicodeDecodeError,
-                ValueError, IndexError, AttributeError, TypeError, OverflowError) as e:  # fmt: skip
-            # (TypeError: a rebuild function given arguments of the wrong kinds by a damaged pickle.)
+        except _DAMAGE as e:
             raise _corrupt(name, f"{type(e).__name__}: {e}") from None

@@ -5,6 +5,7 @@ import io
 import os
 import pickle
 import pickletools
+import socket
 import subprocess
 import sys
 import zipfile
@@ -270,8 +271,29 @@ yaten.save({{"new": yaten.ones(100000)}}, {str(path)!r})
     assert proc.returncode == 3, proc.stderr.decode()
     assert yaten.load(path) == {"old": 1}
     leftovers = [n for n in os.listdir(tmp_path) if n != "ckpt.pt"]
-    assert len(leftovers) == 1 and leftovers[0].startswith(".ckpt.pt.")  # the crashed write's temporary
+    assert len(leftovers) == 1 and leftovers[0].startswith(".ckpt.pt.yaten-tmp.")  # the crashed write's
     assert (tmp_path / leftovers[0]).stat().st_size > 0
+    # The next save to the same path removes it (its writer is gone); atomicity is unchanged.
+    (tmp_path / ".other.pt.yaten-tmp.1.ab").write_bytes(b"x")  # another target's: not ours to remove
+    yaten.save({"newer": 2}, path)
+    assert yaten.load(path) == {"newer": 2}
+    assert sorted(os.listdir(tmp_path)) == [".other.pt.yaten-tmp.1.ab", "ckpt.pt"]
+
+
+def test_a_live_writers_temporary_is_left_alone(tmp_path):
+    # A concurrent writer (this process: its pid is running) keeps its file, as does another host's (on a
+    # shared file system); a dead pid's of this host goes.
+    live = tmp_path / f".c.pt.yaten-tmp.{socket.gethostname()}.{os.getpid()}.0123abcd"
+    live.write_bytes(b"being written")
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    stale = tmp_path / f".c.pt.yaten-tmp.{socket.gethostname()}.{int(dead.stdout)}.89abcdef"
+    stale.write_bytes(b"left by a killed save")
+    elsewhere = tmp_path / f".c.pt.yaten-tmp.another-host.{int(dead.stdout)}.01234567"  # its pids aren't ours
+    elsewhere.write_bytes(b"being written on another machine")
+    yaten.save([1], tmp_path / "c.pt")
+    assert live.exists() and elsewhere.exists() and not stale.exists()
 
 
 def test_saved_file_gets_umask_permissions(tmp_path):

@@ -2,7 +2,10 @@
 
 import itertools
 import json
+import socket
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -108,6 +111,20 @@ MALFORMED = {
     "truncated data": (_blob({"x": {"dtype": "F64", "shape": [2], "data_offsets": [0, 16]}}, b"\0" * 8),
                        "truncated"),
     "bad metadata": (_blob({"__metadata__": {"a": 1}}), "'__metadata__' must map strings to strings"),
+    "duplicate name": (_blob({}, b"\0" * 4, b'{"x": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, '
+                             b'"x": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}'), "names 'x' twice"),
+    "offsets past the end": (
+        _blob({"x": {"dtype": "U8", "shape": [4], "data_offsets": [2**64 - 4, 2**64]}}, b"\0" * 4), "gap of"),
+    "offsets reversed": (_blob({"x": {"dtype": "U8", "shape": [0], "data_offsets": [4, 0]}}, b"\0" * 4),
+                         "data_offsets \\[4, 0\\]"),
+    "offsets not integers": (_blob({"x": {"dtype": "U8", "shape": [1], "data_offsets": [0.0, 1.0]}}, b"\0"),
+                             "expected \\[begin, end\\]"),
+    "huge shape": (_blob({"x": {"dtype": "F64", "shape": [2**40, 2**40], "data_offsets": [0, 8]}}, b"\0" * 8),
+                   "for 1208925819614629174706176 elements"),
+    "bool shape": (_blob({"x": {"dtype": "U8", "shape": [True], "data_offsets": [0, 1]}}, b"\0"), "shape"),
+    "shared bytes": (_blob({"x": {"dtype": "U8", "shape": [2], "data_offsets": [0, 2]},
+                            "y": {"dtype": "U8", "shape": [2], "data_offsets": [0, 2]}}, b"\0" * 2), "overlaps"),
+    "not utf-8": (_blob({}, raw_header=b'{"\xff": 1}'), "not valid JSON"),
 }  # fmt: skip
 
 
@@ -150,3 +167,14 @@ def test_atomic_save_file(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="no space left"):
         save_file({"new": yaten.ones(1000)}, path)
     assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]
+
+
+def test_save_file_removes_a_killed_writers_temporary(tmp_path):
+    # save_file writes through the same atomic_write as yaten.save: a dead pid's temporary goes.
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    stale = tmp_path / f".m.safetensors.yaten-tmp.{socket.gethostname()}.{int(dead.stdout)}.0123abcd"
+    stale.write_bytes(b"half a file")
+    save_file({"w": yaten.ones(1)}, tmp_path / "m.safetensors")
+    assert [p.name for p in tmp_path.iterdir()] == ["m.safetensors"]

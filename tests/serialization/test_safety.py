@@ -9,6 +9,7 @@ import pytest
 import torch
 
 import yaten
+from tests.serialization._crafted import checkpoint
 
 
 class _System:
@@ -25,17 +26,6 @@ class _Eval:
 
     def __reduce__(self):
         return (eval, (self.code,))
-
-
-def _checkpoint(payload: bytes) -> io.BytesIO:
-    """A well-formed archive whose data.pkl is ``payload``."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("archive/data.pkl", payload)
-        z.writestr("archive/byteorder", "little")
-        z.writestr("archive/version", "3\n")
-    buf.seek(0)
-    return buf
 
 
 def _payloads(marker):
@@ -78,7 +68,7 @@ def test_malicious_pickles_are_refused_without_running(name, tmp_path):
                 "subprocess": "subprocess.call"}[name]  # fmt: skip
     for weights_only in (True, False):
         with pytest.raises(pickle.UnpicklingError, match=rf"Unsupported global: GLOBAL {expected} "):
-            yaten.load(_checkpoint(payload), weights_only=weights_only)
+            yaten.load(checkpoint(payload), weights_only=weights_only)
     assert not marker.exists()
 
 
@@ -132,10 +122,15 @@ def test_corrupted_bytes_raise_runtime_error(tmp_path):
             pytest.fail(f"no error for a flipped byte in {what}")
 
 
-@pytest.mark.parametrize("payload", [b"", b"\x80\x02}q", b"garbage", b"\x80\x02(K\x01K\x02R."])
+@pytest.mark.parametrize("payload", [b"", b"\x80\x02}q", b"garbage"])
 def test_a_broken_pickle_raises_runtime_error(payload):
     with pytest.raises(RuntimeError, match="is not a readable checkpoint"):
-        yaten.load(_checkpoint(payload))
+        yaten.load(checkpoint(payload))
+
+
+def test_reduce_of_a_non_function_is_refused_as_torch():
+    with pytest.raises(pickle.UnpicklingError, match="REDUCE of builtins.int is not allowed"):
+        yaten.load(checkpoint(b"\x80\x02(K\x01K\x02R."))
 
 
 def test_a_record_missing_or_wrong_size_raises_runtime_error():
@@ -170,11 +165,32 @@ def test_allowed_rebuild_functions_cannot_be_turned_into_other_calls():
         b"\x80\x02ctorch._tensor\n_rebuild_from_type_v2\n(ccollections\nOrderedDict\nctorch\nTensor\n)}tR."
     )
     with pytest.raises(RuntimeError, match="_rebuild_from_type_v2 can't call"):
-        yaten.load(_checkpoint(payload))
+        yaten.load(checkpoint(payload))
     # a tensor's state may not reach its properties or private slots
     payload = (
         b"\x80\x02ctorch._tensor\n_rebuild_from_type_v2\n(ctorch._utils\n_rebuild_parameter\nctorch\nTensor\n"
         b"ctorch\nTensor\n)R\x88)\x87}X\x04\x00\x00\x00gradNstR."
     )
     with pytest.raises(RuntimeError, match="refuses to set attribute 'grad'"):
-        yaten.load(_checkpoint(payload))
+        yaten.load(checkpoint(payload))
+
+
+def _archive_named(names) -> io.BytesIO:
+    """A checkpoint of ``[1]`` with one more record for each of ``names``."""
+    return checkpoint(pickle.dumps([1], protocol=2), [(n, b"x") for n in names])
+
+
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (["archive/../../etc/passwd"], "climbs out of the archive"),
+        (["archive/data/.."], "climbs out of the archive"),
+        (["/archive/abs"], "is absolute"),
+        (["archive/version"], "two records are named 'archive/version'"),
+        (["archive/data.pkl"], "two records are named 'archive/data.pkl'"),
+    ],
+)
+def test_traversal_absolute_and_duplicate_record_names_are_refused(names, message):
+    assert yaten.load(_archive_named(["archive/fine.txt"])) == [1]  # the control
+    with pytest.raises(RuntimeError, match=message):
+        yaten.load(_archive_named(names))
