@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 import yaten
+from tests.tolerances import assert_close_reordered
 
 CUDA = yaten.device("cuda", 0)
-TOLERANCE = {np.dtype(np.float16): 1e-3, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-10}
 
 
 def on(a, device, dtype=None):
@@ -17,15 +17,10 @@ def on(a, device, dtype=None):
 
 def assert_same(got, want):
     """``got`` (on cuda) equals ``want`` (on the CPU): device, dtype, shape, and values (NaN where NaN;
-    floats to a tolerance by dtype, everything else exactly)."""
+    floats to their dtype's tolerance, summed in another order; everything else exactly)."""
     assert got.device == CUDA
     assert got.dtype == want.dtype and tuple(got.shape) == tuple(want.shape)
-    g, w = got.detach().cpu().numpy(), want.detach().cpu().numpy()
-    if w.dtype.kind == "f":
-        tol = TOLERANCE[w.dtype]
-        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
-    else:
-        np.testing.assert_array_equal(g, w)
+    assert_close_reordered(got, want)
 
 
 def both(fn, layout: bool = False):

@@ -7,6 +7,7 @@ real 16 (``TILE`` patched) put the tile edges of m, n and k inside those small i
 
 import numpy as np
 import pytest
+from compare import assert_same
 from gpu_compile import compiles_for_a_gpu
 
 import yaten
@@ -18,7 +19,6 @@ pytestmark = [
 ]
 
 CUDA = yaten.device("cuda", 0)
-RTOL = {np.float16: 1e-3, np.float32: 1e-5, np.float64: 1e-12}
 
 
 @pytest.fixture
@@ -72,14 +72,7 @@ def _check(op, *args, **kwargs):
         if isinstance(a, np.ndarray) and not a.flags.c_contiguous and a.size > 1:
             assert not _on("cuda", a).is_contiguous()  # the layout reaches the device as it is
     got = _run(op, args, kwargs, "cuda")
-    assert got.device == CUDA
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    want = expected.numpy()
-    if want.dtype.kind in "iu":
-        np.testing.assert_array_equal(got.cpu().numpy(), want)
-    else:
-        rtol = RTOL[want.dtype.type]
-        np.testing.assert_allclose(got.cpu().numpy(), want, rtol=rtol, atol=rtol, equal_nan=True)
+    assert_same(got, expected)
     return got
 
 

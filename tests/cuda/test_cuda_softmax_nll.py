@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from compare import assert_same
 from gpu_compile import compiles_for_a_gpu
 
 import yaten
@@ -22,7 +23,6 @@ pytestmark = [
 CUDA0 = yaten.device("cuda", 0)
 F = yaten.nn.functional
 FLOATS = [np.float32, np.float64]
-RTOL = {np.float16: 1e-3, np.float32: 1e-5, np.float64: 1e-12}
 
 
 def _rand(shape, dtype, seed=0):
@@ -33,14 +33,6 @@ def _both(a):
     """The host array ``a`` as a cpu tensor and as a cuda tensor."""
     t = yaten.from_numpy(np.ascontiguousarray(a))
     return t, t.to("cuda")
-
-
-def _same(got, want, dtype=np.float64):
-    assert got.device == CUDA0
-    assert got.dtype == want.dtype and tuple(got.shape) == tuple(want.shape)
-    np.testing.assert_allclose(
-        got.cpu().numpy(), want.numpy(), rtol=RTOL[dtype], atol=RTOL[dtype], equal_nan=True
-    )
 
 
 def _raises_like(cpu_call, cuda_call):
@@ -81,7 +73,7 @@ def _input(shape, transposed, dtype):
 @pytest.mark.parametrize("shape, dim, transposed", LAYOUTS)
 def test_softmax_forward_matches_cpu(op, dtype, shape, dim, transposed):
     cpu, cuda = _input(shape, transposed, dtype)
-    _same(op(cuda, dim, False), op(cpu, dim, False), dtype)
+    assert_same(op(cuda, dim, False), op(cpu, dim, False))
 
 
 @pytest.mark.parametrize("forward, backward", BACKWARD, ids=lambda f: f.__name__)
@@ -96,7 +88,7 @@ def test_softmax_backward_data_matches_cpu(forward, backward, dtype, shape, dim,
         y_cpu, y_cuda = (y.t().contiguous().t() for y in (y_cpu, y_cuda))
     want = backward(g_cpu, y_cpu, dim, yaten.float32 if dtype == np.float32 else yaten.float64)
     got = backward(g_cuda, y_cuda, dim, want.dtype)
-    _same(got, want, dtype)
+    assert_same(got, want)
 
 
 @pytest.mark.parametrize("op", FORWARD, ids=lambda f: f.__name__)
@@ -108,7 +100,7 @@ def test_softmax_of_infinities_and_large_values(op, dtype, big):
     )
     cpu, cuda = _both(a)
     got, want = op(cuda, 1, False), op(cpu, 1, False)
-    _same(got, want, dtype)
+    assert_same(got, want)
     r = got.cpu().numpy()
     assert np.all(np.isnan(r[1])) and not np.any(np.isnan(r[[0, 2]]))
     if op is yaten._softmax:
@@ -120,11 +112,11 @@ def test_softmax_of_half_is_computed_in_float32(op):
     cpu, cuda = _both(_rand((2, 5), np.float16) * 4)
     got = op(cuda, 1, False)
     assert got.dtype is yaten.float16
-    _same(got, op(cpu, 1, False), np.float16)
+    assert_same(got, op(cpu, 1, False))
     g_cpu, g_cuda = _both(_rand((2, 5), np.float16, seed=1))
     backward = yaten._softmax_backward_data if op is yaten._softmax else yaten._log_softmax_backward_data
     y = op(cpu, 1, False)
-    _same(backward(g_cuda, y.to("cuda"), 1, yaten.float16), backward(g_cpu, y, 1, yaten.float16), np.float16)
+    assert_same(backward(g_cuda, y.to("cuda"), 1, yaten.float16), backward(g_cpu, y, 1, yaten.float16))
 
 
 def test_softmax_of_empty_input():
@@ -183,11 +175,11 @@ def test_nll_loss_forward_and_backward_match_cpu(reduction, weighted, dtype):
     want = yaten.nll_loss_forward(*cpu, reduction, -100)
     got = yaten.nll_loss_forward(*cuda, reduction, -100)
     for g, w in zip(got, want):
-        _same(g, w, dtype)
+        assert_same(g, w)
     g_cpu, g_cuda = _both(_rand(want[0].shape, dtype, seed=2))
     want_grad = yaten.nll_loss_backward(g_cpu, *cpu, reduction, -100, want[1])
     got_grad = yaten.nll_loss_backward(g_cuda, *cuda, reduction, -100, got[1])
-    _same(got_grad, want_grad, dtype)
+    assert_same(got_grad, want_grad)
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
@@ -199,12 +191,11 @@ def test_nll_loss_with_uint8_targets_a_custom_ignore_index_and_a_noncontiguous_i
     want = yaten.nll_loss_forward(x_cpu, t_cpu, None, reduction, 1)
     got = yaten.nll_loss_forward(x_cuda, t_cuda, None, reduction, 1)
     for g, w in zip(got, want):
-        _same(g, w, np.float32)
+        assert_same(g, w)
     g_cpu, g_cuda = _both(np.ones(want[0].shape, np.float32))
-    _same(
+    assert_same(
         yaten.nll_loss_backward(g_cuda, x_cuda, t_cuda, None, reduction, 1, got[1]),
         yaten.nll_loss_backward(g_cpu, x_cpu, t_cpu, None, reduction, 1, want[1]),
-        np.float32,
     )
 
 
@@ -227,12 +218,11 @@ def test_nll_loss_of_half_is_computed_in_float32():
         want = yaten.nll_loss_forward(*cpu, reduction, -100)
         got = yaten.nll_loss_forward(*cuda, reduction, -100)
         for g, w in zip(got, want):
-            _same(g, w.to(yaten.float16), np.float16)
+            assert_same(g, w.to(yaten.float16))
         g_cpu, g_cuda = _both(np.ones(want[0].shape, np.float32))
-        _same(
+        assert_same(
             yaten.nll_loss_backward(g_cuda.half(), *cuda, reduction, -100, got[1]),
             yaten.nll_loss_backward(g_cpu, *cpu, reduction, -100, want[1]).to(yaten.float16),
-            np.float16,
         )
 
 
@@ -278,9 +268,9 @@ def test_cross_entropy_forward_and_backward_on_cuda(shape, kwargs, dtype):
         loss.backward(yaten.ones_like(loss))
         results[dev] = loss, x.grad
     (loss, grad), (want_loss, want_grad) = results["cuda"], results["cpu"]
-    _same(loss.detach(), want_loss.detach(), dtype)
+    assert_same(loss.detach(), want_loss.detach())
     assert grad.device == CUDA0
-    _same(grad, want_grad, dtype)
+    assert_same(grad, want_grad)
 
 
 # --- the real-GPU code path ----------------------------------------------

@@ -1,14 +1,7 @@
-"""Running one nn case with ``m = torch`` and ``m = yaten`` and comparing what comes out.
-
-A case is a function of the library module; its result is turned into plain data (tensors by dtype,
-shape, values and requires_grad; exceptions by type and message) with torch's names made yaten's.
+"""What the nn parity tests share: the small modules they build in either library, and ``same``/``run``
+(tests/runtime/parity.py: a case run with ``m = torch`` and ``m = yaten``, results compared).
 """
 
-import warnings
-
-import torch
-
-import yaten
 from tests.runtime.parity import run, same  # noqa: F401 (re-exported for the nn tests)
 
 
@@ -47,20 +40,3 @@ def net_class(m):
             return self.fc2(self.fc1(x).tanh())
 
     return Net
-
-
-def _approx(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return abs(a - b) <= 1e-5 * max(1.0, abs(a), abs(b))
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(_approx(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-def close(case):
-    """``same`` for float results computed in a different order: values equal up to rounding."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got, want = run(case, yaten), run(case, torch)
-    assert _approx(got, want), (got, want)
-    return got

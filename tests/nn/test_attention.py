@@ -6,6 +6,7 @@ import torch
 
 import yaten
 import yaten.nn.functional as YF
+from tests.tolerances import assert_matches as _close
 
 TF = torch.nn.functional
 
@@ -20,12 +21,6 @@ def _both(a, requires_grad=False):
         y.requires_grad_()
         t.requires_grad_()
     return y, t
-
-
-def _close(y, t, rtol=1e-10, atol=1e-12):
-    assert str(t.dtype) == f"torch.{y.dtype.name}"
-    assert tuple(y.shape) == tuple(t.shape)
-    np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=rtol, atol=atol)
 
 
 # --- scaled_dot_product_attention --------------------------------------------------------------------

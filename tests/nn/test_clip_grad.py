@@ -5,7 +5,7 @@ import warnings
 
 import pytest
 
-from tests.nn._module_parity import close, same
+from tests.nn._module_parity import same
 
 
 def _params(m, dtype=None):
@@ -26,7 +26,7 @@ def test_clip_grad_norm(norm_type, max_norm, foreach):
         total = m.nn.utils.clip_grad_norm_(ps, max_norm, norm_type=norm_type, foreach=foreach)
         return total, [p.grad for p in ps]
 
-    close(case)
+    same(case)
 
 
 def test_clip_grad_norm_float64_and_generator():
@@ -35,7 +35,7 @@ def test_clip_grad_norm_float64_and_generator():
         total = m.nn.utils.clip_grad_norm_((p for p in ps), 0.5)
         return total, [p.grad for p in ps]
 
-    got = close(case)
+    got = same(case)
     assert got[1][0][1] == "yaten.float64"
 
 
@@ -51,7 +51,7 @@ def test_clip_grad_norm_single_tensor_and_empty():
         out.append([str(x.message) for x in w])
         return out
 
-    close(case)
+    same(case)
 
 
 def test_clip_grad_norm_nonfinite():
@@ -91,7 +91,7 @@ def test_clip_grad_norm_not_recorded():
         total = m.nn.utils.clip_grad_norm_([p], 1.0)
         return total.requires_grad, total
 
-    close(case)
+    same(case)
 
 
 def test_get_total_norm_and_clip_with_norm():
@@ -102,7 +102,7 @@ def test_get_total_norm_and_clip_with_norm():
         m.nn.utils.clip_grads_with_norm_(ps, 2.0, total)
         return total, [p.grad for p in ps]
 
-    close(case)
+    same(case)
 
 
 def test_parameters_to_vector_and_back():

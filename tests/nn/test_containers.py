@@ -4,7 +4,7 @@ from collections import OrderedDict
 
 import pytest
 
-from tests.nn._module_parity import affine_class, close, same
+from tests.nn._module_parity import affine_class, same
 
 
 def _layers(m, n=3):
@@ -27,7 +27,7 @@ def test_sequential_forward_and_repr():
         y.sum().backward()
         return y, x.grad, repr(seq), repr(m.nn.Sequential()), [n for n, _ in seq.named_parameters()]
 
-    close(case)
+    same(case)
 
 
 def test_sequential_from_ordered_dict_and_indexing():

@@ -12,6 +12,7 @@ import torch
 from _module_parity import same
 
 import yaten
+from tests.tolerances import assert_matches as _close
 
 RNG = np.random.default_rng(0)
 
@@ -19,13 +20,6 @@ RNG = np.random.default_rng(0)
 def _arr(*shape, dtype=np.float64, seed=None):
     rng = RNG if seed is None else np.random.default_rng(seed)
     return rng.standard_normal(shape).astype(dtype)
-
-
-def _close(y, t):
-    assert str(t.dtype) == f"torch.{y.dtype.name}"
-    assert tuple(y.shape) == tuple(t.shape)
-    tol = (1e-4, 1e-5) if t.dtype == torch.float32 else (1e-10, 1e-10)
-    np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=tol[0], atol=tol[1])
 
 
 def _both(fn_name, arrays, *args, **kwargs):

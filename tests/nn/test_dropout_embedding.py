@@ -7,6 +7,7 @@ import torch
 from _module_parity import same
 
 import yaten
+from tests.tolerances import assert_matches as _close
 
 F = yaten.nn.functional
 
@@ -114,10 +115,6 @@ def test_errors_match_torch(case):
 
 
 # --- embedding ------------------------------------------------------------------------------------
-def _close(y, t):
-    assert str(t.dtype) == f"torch.{y.dtype.name}"
-    assert tuple(y.shape) == tuple(t.shape)
-    np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=1e-10, atol=1e-12)
 
 
 INDICES = np.array([[0, 2, 2], [4, 1, 2]])

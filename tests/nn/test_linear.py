@@ -9,14 +9,7 @@ import torch
 from _module_parity import same
 
 import yaten
-
-
-def _close(y, t, rtol=1e-10, atol=1e-12):
-    assert str(t.dtype) == f"torch.{y.dtype.name}"
-    assert tuple(y.shape) == tuple(t.shape)
-    if t.dtype == torch.float32:
-        rtol, atol = 1e-5, 1e-6
-    np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=rtol, atol=atol)
+from tests.tolerances import assert_matches as _close
 
 
 def _copy_state(ymod, tmod):

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 import yaten
-from tests.nn._module_parity import affine_class, close, net_class, same
+from tests.nn._module_parity import affine_class, net_class, same
 from tests.runtime.parity import name
 
 # --- Parameter ----------------------------------------------------------------------------------------
@@ -292,7 +292,7 @@ def test_gradients_match():
         y.pow(2).sum().backward()
         return [y, x.grad] + [p.grad for p in net.parameters()]
 
-    got = close(case)
+    got = same(case)
     assert got[1][1][:3] == ("Tensor", "yaten.float32", (2, 3))  # x.grad
 
 

@@ -6,17 +6,12 @@ import torch
 
 import yaten
 import yaten.nn.functional as YF
+from tests.tolerances import assert_matches as _close
 
 
 def _pair(*shape, seed=0, dtype=np.float64):
     a = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
     return yaten.from_numpy(a.copy()), torch.from_numpy(a.copy())
-
-
-def _close(y, t, rtol=1e-10, atol=1e-12):
-    assert str(t.dtype) == f"torch.{y.dtype.name}"
-    assert tuple(y.shape) == tuple(t.shape)
-    np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=rtol, atol=atol)
 
 
 def _copy_state(ymod, tmod):

@@ -10,6 +10,7 @@ import torch
 from _module_parity import same
 
 import yaten
+from tests.tolerances import assert_matches as _close
 
 RNG = np.random.default_rng(0)
 
@@ -17,16 +18,6 @@ RNG = np.random.default_rng(0)
 def _arr(*shape, dtype=np.float64, seed=None):
     rng = RNG if seed is None else np.random.default_rng(seed)
     return rng.standard_normal(shape).astype(dtype)
-
-
-def _close(y, t):
-    assert str(t.dtype) == f"torch.{y.dtype.name}"
-    assert tuple(y.shape) == tuple(t.shape)
-    if t.dtype.is_floating_point:
-        tol = (1e-5, 1e-6) if t.dtype == torch.float32 else (1e-12, 1e-12)
-        np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=tol[0], atol=tol[1])
-    else:
-        np.testing.assert_array_equal(y.numpy(), t.numpy())
 
 
 def _both(fn_name, xa, *args, **kwargs):

@@ -4,6 +4,7 @@ import numpy as np
 import torch
 
 import yaten
+from tests.tolerances import assert_close
 
 SHAPES = [(3, 4), (5,), ()]
 
@@ -17,16 +18,6 @@ def make_params(lib, seed=0, dtype="float64"):
 def grads_for(step, seed=1):
     rng = np.random.default_rng(seed * 100_003 + step)
     return [rng.standard_normal(s) for s in SHAPES]
-
-
-def to_numpy(x):
-    if isinstance(x, (torch.Tensor, yaten.Tensor)):
-        return np.asarray(x.detach().tolist())
-    return x
-
-
-def assert_close(got, want, rtol=1e-12, atol=1e-14, what=""):
-    np.testing.assert_allclose(to_numpy(got), to_numpy(want), rtol=rtol, atol=atol, err_msg=what)
 
 
 def assert_state_equal(y_opt, t_opt, y_params, t_params, **tol):

@@ -2,9 +2,10 @@
 
 import pytest
 import torch
-from _optim_parity import assert_close, make_params, run_parity
+from _optim_parity import make_params, run_parity
 
 import yaten
+from tests.tolerances import assert_close
 
 CASES = [
     ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}),

@@ -6,9 +6,10 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from _optim_parity import assert_close, make_params, run_parity
+from _optim_parity import make_params, run_parity
 
 import yaten
+from tests.tolerances import assert_close
 
 
 def _cases(**options):
@@ -124,14 +125,7 @@ def test_parameters_without_grad_are_skipped(name, kwargs):
 @pytest.mark.parametrize("name,kwargs", ALL, ids=[a[0] for a in ALL])
 def test_float32_matches_torch(name, kwargs):
     params = make_params(yaten, dtype="float32"), make_params(torch, dtype="float32")
-    run_parity(
-        getattr(yaten.optim, name),
-        getattr(torch.optim, name),
-        kwargs,
-        params=params,
-        rtol=1e-5,
-        atol=1e-5,  # cancellation in float32 momentum buffers
-    )
+    run_parity(getattr(yaten.optim, name), getattr(torch.optim, name), kwargs, params=params)
 
 
 GROUP_CASES = [
@@ -476,8 +470,10 @@ def test_differentiable_step_gradient_matches_torch(name, kwargs):
         return w, w0.grad
 
     (yw, yg), (tw, tg) = run(yaten), run(torch)
-    assert_close(yw, tw)
-    assert_close(yg, tg)
+    # The step is a float32 tensor (as torch's), so 1 - beta2**step is float32 and cancels three
+    # digits: one ulp of float32 pow (which differs between CPUs) moves w by ~1e-5 relative.
+    assert_close(yw, tw, rtol=1e-4)
+    assert_close(yg, tg, rtol=1e-4)
 
 
 def test_differentiable_centered_rmsprop_fails_as_torch():

@@ -7,11 +7,12 @@ value; errors must agree in type and message.
 
 import warnings
 
-import numpy as np
 import pytest
 import torch
 
 import yaten
+from tests.runtime.parity import Values
+from tests.tolerances import assert_close
 
 
 def _name(x) -> str:
@@ -23,7 +24,7 @@ def _value(x):
     if isinstance(x, (tuple, list)):
         return type(x).__name__, [_value(v) for v in x]
     if isinstance(x, (torch.Tensor, yaten.Tensor)):
-        return "tensor", _name(x.dtype), tuple(x.shape), x.requires_grad, np.array(x.detach().tolist())
+        return "tensor", _name(x.dtype), tuple(x.shape), x.requires_grad, Values(x.tolist(), x.dtype)
     return x
 
 
@@ -37,12 +38,6 @@ def _run(case, m):
 
 
 def _equal(got, want) -> bool:
-    if isinstance(want, np.ndarray):
-        return (
-            isinstance(got, np.ndarray)
-            and got.shape == want.shape
-            and np.allclose(got, want, rtol=1e-7, atol=1e-9)
-        )
     if isinstance(want, (tuple, list)):
         return (
             isinstance(got, type(want))
@@ -460,8 +455,8 @@ def test_hvp_equals_vhp_for_smooth_function():
     _, h = yaten.autograd.functional.hvp(f, x, v)
     _, vh = yaten.autograd.functional.vhp(f, x, v)
     full = yaten.autograd.functional.hessian(f, x)
-    np.testing.assert_allclose(h.tolist(), vh.tolist(), rtol=1e-12)
-    np.testing.assert_allclose(h.tolist(), (full @ v).tolist(), rtol=1e-12)
+    assert_close(h, vh)
+    assert_close(h, full @ v)
 
 
 HESSIAN_PRODUCT_ERRORS = {

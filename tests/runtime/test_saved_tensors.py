@@ -14,12 +14,9 @@ import torch
 
 import yaten
 from tests.runtime.parity import same
+from tests.tolerances import assert_close
 
 LIBS = pytest.mark.parametrize("m", [torch, yaten], ids=["torch", "yaten"])
-
-
-def _close(a, b) -> bool:
-    return a.tolist() == pytest.approx(b.tolist(), rel=1e-6)
 
 
 def _leaf(m, n=3):
@@ -128,7 +125,7 @@ def test_pack_runs_once_per_save_and_unpack_on_each_read(m):
     assert calls.count("unpack") == 2 and first.tolist() == second.tolist()
     y.sum().backward()
     assert calls.count("unpack") == 6
-    assert _close(x.grad, x.detach().cos() * x.detach().exp() + x.detach().sin() * x.detach().exp())
+    assert_close(x.grad, x.detach().cos() * x.detach().exp() + x.detach().sin() * x.detach().exp())
 
 
 @LIBS
@@ -209,7 +206,7 @@ def test_self_deleting_temp_file(m):
     y.backward()
     gc.collect()
     assert not any(os.path.exists(p) for p in paths)
-    assert _close(x.grad, x.detach().exp() * (x.detach() + 1))
+    assert_close(x.grad, x.detach().exp() * (x.detach() + 1))
 
 
 @LIBS
@@ -283,7 +280,7 @@ def test_save_on_cpu(m):
     with m.autograd.graph.save_on_cpu(pin_memory=False):
         y = (x.exp() * x).sum()
     y.backward()
-    assert _close(x.grad, x.detach().exp() * (x.detach() + 1))
+    assert_close(x.grad, x.detach().exp() * (x.detach() + 1))
 
 
 @LIBS
