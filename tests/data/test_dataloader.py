@@ -2,7 +2,10 @@
 
 import gc
 import math
+import multiprocessing
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -332,12 +335,49 @@ def test_more_workers_than_cpus_warns_as_torch(monkeypatch):
 
 
 def test_workers_start_safely_once_the_parallel_runtime_runs():
-    # A big reduction starts Numba's thread pool; a forked child of a process running GNU OpenMP
-    # aborts, so the loader then starts its workers from a fresh forkserver process.
+    # A big reduction starts Numba's thread pool; the workers are still forked, as torch's, and
+    # compute on the serial compile of the parallel kernels (GNU OpenMP's pool does not survive fork).
     x = yaten.ones(4_000_000)
     assert x.sum().item() == 4_000_000
     loader = yd.DataLoader(Squares(4), batch_size=2, num_workers=2)
     assert [b["i"].tolist() for b in loader] == [[0, 1], [2, 3]]
+
+
+# A user's script without ``if __name__ == "__main__":``: a parallel kernel (a max-pool over 2^20
+# elements), then two epochs of a two-worker DataLoader whose dataset runs parallel kernels too.
+UNGUARDED = """
+import multiprocessing
+import yaten
+from yaten.utils.data import DataLoader, Dataset
+
+print("top level", flush=True)
+
+
+class Pooled(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        x = yaten.full((4, 16, 128, 128), float(i))
+        return yaten.nn.functional.max_pool2d(x, 2).sum() + yaten.ones(1 << 20).sum()
+
+
+pooled = yaten.nn.functional.max_pool2d(yaten.ones(4, 16, 128, 128), 2)
+for epoch in range(2):
+    batches = [b.tolist() for b in DataLoader(Pooled(), batch_size=2, num_workers=2)]
+    print(epoch, batches, yaten.get_num_threads() >= 1, flush=True)
+print(multiprocessing.get_start_method())
+"""
+
+
+def test_an_unguarded_script_runs_every_epoch_and_its_top_level_once(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(UNGUARDED)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    batch = [[2.0**20 + i * 2**18 for i in (0, 1)], [2.0**20 + i * 2**18 for i in (2, 3)]]
+    start = multiprocessing.get_start_method()
+    assert run.stdout.splitlines() == ["top level", f"0 {batch} True", f"1 {batch} True", start]
 
 
 def test_persistent_workers_restart_after_a_timeout():

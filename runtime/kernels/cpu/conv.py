@@ -18,6 +18,7 @@ Checks run in PyTorch's order (``check_shape_forward`` in ATen's ConvUtils.h) wi
 import numba
 import numpy as np
 
+from ..._threads import blas_matmul
 from .convert import compute_dtype
 
 _SCALAR_NAME = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int",
@@ -354,10 +355,10 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if not transposed:
         cols = _unfold(x, g)  # (C*k, N*L)
         wg = _weight_groups(w, groups)  # (G, Og, Cg*k)
-        out = np.matmul(wg, _split_rows(cols, groups)).reshape(w.shape[0], cols.shape[1])  # (O, N*L)
+        out = blas_matmul(wg, _split_rows(cols, groups)).reshape(w.shape[0], cols.shape[1])  # (O, N*L)
     else:
         wt = _weight_groups(w, groups).transpose(0, 2, 1)  # (G, Og*k, Cg)
-        cols = np.matmul(wt, _batch_folded(x, groups))
+        cols = blas_matmul(wt, _batch_folded(x, groups))
         cols = cols.reshape(cols.shape[0] * cols.shape[1], cols.shape[2])  # (O*k, N*L)
         out = _fold(cols, g, n, groups * w.shape[1])
         out = _batch_folded(out, 1)[0]  # (O, N*L)
@@ -384,12 +385,12 @@ def convolution_backward(
         gof = _batch_folded(go, groups)  # (G, Og, N*L)
         if output_mask[0]:
             wg = _weight_groups(w, groups).transpose(0, 2, 1)  # (G, Cg*k, Og)
-            cols = np.matmul(wg, gof)
+            cols = blas_matmul(wg, gof)
             cols = cols.reshape(cols.shape[0] * cols.shape[1], cols.shape[2])  # (C*k, N*L)
             grad_input = _fold(cols, g, n, x.shape[1]).reshape(input.shape)
         if output_mask[1]:
             cols = _split_rows(_unfold(x, g), groups)  # (G, Cg*k, N*L)
-            grad_weight = np.matmul(gof, cols.transpose(0, 2, 1)).reshape(gw_shape)
+            grad_weight = blas_matmul(gof, cols.transpose(0, 2, 1)).reshape(gw_shape)
         if output_mask[2]:
             grad_bias = gof.sum(axis=-1).reshape(go.shape[1])
     else:
@@ -397,9 +398,9 @@ def convolution_backward(
             cols = _split_rows(_unfold(go, g), groups)  # (G, Og*k, N*L): the grad, unfolded
         if output_mask[0]:
             wg = _weight_groups(w, groups)  # (G, Cg, Og*k)
-            grad_input = _batch_unfolded(np.matmul(wg, cols), n, x.shape[2:]).reshape(input.shape)
+            grad_input = _batch_unfolded(blas_matmul(wg, cols), n, x.shape[2:]).reshape(input.shape)
         if output_mask[1]:
-            grad_weight = np.matmul(_batch_folded(x, groups), cols.transpose(0, 2, 1)).reshape(gw_shape)
+            grad_weight = blas_matmul(_batch_folded(x, groups), cols.transpose(0, 2, 1)).reshape(gw_shape)
         if output_mask[2]:
             grad_bias = go.sum(axis=(0, 2, 3))
     return tuple(np.ascontiguousarray(a.astype(dt, copy=False)) for a in (grad_input, grad_weight, grad_bias))

@@ -1,10 +1,11 @@
 """Matrix products over host arrays: mm, bmm, addmm, dot, mv.
 
-Floating products go to BLAS through ``np.matmul``/``np.dot``. Arrays BLAS can read as they are
-(C- or Fortran-ordered, or rows with a leading-dimension stride) are passed without a copy; only
-other layouts (negative, zero or scattered strides) are made contiguous first, because NumPy would
-otherwise fall back to its slow non-BLAS loop. Half precision is multiplied in float32 and rounded
-back; integer products use NumPy's integer matmul and wrap on overflow like PyTorch's.
+Floating products go to BLAS through ``np.matmul``, on the threads ``yaten._threads`` gives their
+size. Arrays BLAS can read as they are (C- or Fortran-ordered, or rows with a leading-dimension
+stride) are passed without a copy; only other layouts (negative, zero or scattered strides) are made
+contiguous first, because NumPy would otherwise fall back to its slow non-BLAS loop. Half precision
+is multiplied in float32 and rounded back; integer products use NumPy's integer matmul and wrap on
+overflow like PyTorch's.
 Checks run in PyTorch's order and raise its messages; they read only shapes and dtypes, so the
 CUDA kernels (``kernels/cuda/linalg.py``) call the same ``check_*`` functions.
 """
@@ -14,6 +15,7 @@ import math
 import numpy as np
 
 from ..._dtype import LEGACY_NAME, TYPEID_NAME
+from ..._threads import blas_matmul
 from .convert import compute_dtype
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -71,7 +73,7 @@ def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.dtype == _F16:
         a, b = a.astype(_F32), b.astype(_F32)
     if a.dtype.kind == "f":
-        return np.matmul(_blas_ready(a), _blas_ready(b))
+        return blas_matmul(_blas_ready(a), _blas_ready(b))
     return np.matmul(a, b)
 
 

@@ -119,8 +119,9 @@ def worker_loop(dataset, is_iterable: bool, index_queue, data_queue, collate_fn,
     """Run in a worker process: take ``(epoch, task, indices)`` from ``index_queue``, put
     ``(epoch, task, batch or ExceptionWrapper)`` on ``data_queue``; None means stop."""
     global _worker_info
-    from ... import _random
+    from ... import _random, _threads
 
+    _threads.set_num_threads(1)  # as torch's workers: num_workers processes share the cores
     random.seed(seed)
     _random.manual_seed(seed)
     _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)

@@ -21,27 +21,6 @@ __all__ = ["DataLoader"]
 _WORKER_CHECK_S = 1.0
 
 
-def _default_context():
-    """The platform's default start method, as PyTorch, except where forking is unsafe: once Numba's
-    OpenMP or TBB thread pool runs in this process (a parallel kernel ran), a forked child
-    aborts, so workers then start from a fresh ``forkserver`` process instead (the dataset,
-    ``collate_fn`` and ``worker_init_fn`` must then be picklable, as with ``spawn``)."""
-    ctx = multiprocessing.get_context()
-    if ctx.get_start_method() != "fork":
-        return ctx
-    import numba
-
-    try:
-        layer = numba.threading_layer()
-    except ValueError:  # the thread pool has not started: forking is safe
-        return ctx
-    if layer == "workqueue":  # Numba's own pool is fork-safe
-        return ctx
-    forkserver = multiprocessing.get_context("forkserver")
-    forkserver.set_forkserver_preload(["yaten"])
-    return forkserver
-
-
 class _InfiniteConstantSampler(Sampler):
     """The sampler of an IterableDataset: ``None`` forever (the dataset decides when to stop)."""
 
@@ -54,9 +33,9 @@ class DataLoader:
     """Iterate over ``dataset`` in batches, as ``torch.utils.data.DataLoader``.
 
     ``num_workers > 0`` fetches batches in that many worker processes (``multiprocessing``); they
-    come back in the order ``num_workers=0`` gives. Workers are forked where that is the platform's
-    default, unless Numba's OpenMP/TBB thread pool already runs in this process (forking it is
-    unsafe): then they start from a ``forkserver`` and what they are given must pickle.
+    come back in the order ``num_workers=0`` gives. Workers start by the platform's default method
+    (fork on Linux), as torch's, and compute on one thread (``kernels/cpu/threads.py``: why a forked
+    worker is safe after parallel kernels ran here).
     ``pin_memory`` is accepted and does nothing (yaten's host memory is what a copy to the GPU
     reads from); ``in_order=False`` is accepted and batches still come in order.
 
@@ -293,7 +272,7 @@ class _MultiProcessingIter(_BaseIter):
     def __init__(self, loader: DataLoader) -> None:
         ctx = loader.multiprocessing_context
         if ctx is None:
-            ctx = _default_context()
+            ctx = multiprocessing.get_context()
         elif isinstance(ctx, str):
             ctx = multiprocessing.get_context(ctx)
         n = loader.num_workers
