@@ -329,6 +329,19 @@ def test_bernoulli_is_reproducible():
     assert np.array_equal(a, b) and not np.array_equal(a, c)
 
 
+def test_bernoulli_and_random_fill_cuda_tensors_in_place():
+    g = yaten.Generator("cuda").manual_seed(3)
+    x = yaten.empty(N, device="cuda")
+    assert x.bernoulli_(0.25, generator=g) is x and x.device == CUDA
+    assert set(np.unique(_np(x)).tolist()) <= {0.0, 1.0} and abs(_np(x).mean() - 0.25) < 0.07
+    x.bernoulli_(on(np.array([0.0, 1.0] * (N // 2), np.float32), "cuda"))
+    assert (_np(x)[0::2] == 0).all() and (_np(x)[1::2] == 1).all()
+    y = yaten.empty(N, device="cuda", dtype=yaten.int64).random_(3, 7, generator=g)
+    assert y.device == CUDA and set(_np(y).tolist()) == {3, 4, 5, 6}
+    z = yaten.empty(N, device="cuda", dtype=yaten.float16).random_()
+    assert _np(z).min() >= 0 and _np(z).max() <= 2**11
+
+
 def test_bad_probabilities_raise_and_draw_nothing():
     g = yaten.Generator("cuda").manual_seed(0)
     for bad in ([0.5, 2.0], [0.5, float("nan")], [-0.5, 0.5]):

@@ -218,6 +218,24 @@ def test_gradients_match_cpu(fn):
     both(grad)
 
 
+# --- tril / triu ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("diagonal", [0, 1, -2, 5])
+def test_tril_triu_match_cpu(dt, layout, diagonal):
+    both(lambda dev: _input(dev, dt, layout).tril(diagonal))
+    both(lambda dev: yaten.triu(_input(dev, dt, layout), diagonal))
+
+
+def test_tril_triu_keep_infinities_and_nans_and_refuse_vectors():
+    x = yaten.tensor([[float("inf"), float("nan")], [float("nan"), -float("inf")]], device="cuda")
+    assert str(x.tril().tolist()) == "[[inf, 0.0], [nan, -inf]]"
+    assert str(x.triu(1).tolist()) == "[[0.0, nan], [0.0, 0.0]]"
+    same_error(lambda dev: yaten.zeros(3, device=dev).tril())
+
+
 # --- the real-GPU code path ----------------------------------------------
 
 
@@ -228,6 +246,9 @@ for ndim in (1, 2, 4):
     for dt in (np.float32, np.float64, np.float16, np.int64, np.int8, np.bool_):
         a = from_dtype(np.dtype(dt))[::1]
         cuda.compile_ptx(S._remap_kernel.py_func, (a, t, a, t, t, t, t, t, nt.int64), cc=(9, 0))
+for dt in (np.float32, np.float64, np.float16, np.int64, np.int8, np.bool_):
+    a = from_dtype(np.dtype(dt))[::1]
+    cuda.compile_ptx(S._triangle_kernel.py_func, (a, a, nt.int64, nt.int64, nt.int64, nt.boolean), cc=(9, 0))
 """
 
 

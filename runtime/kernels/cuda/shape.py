@@ -1,4 +1,4 @@
-"""Shape ops over device arrays: cat, flip, roll, repeat.
+"""Shape ops over device arrays: cat, flip, roll, repeat, tril, triu.
 
 The checks, promotion and result shape are the CPU kernel's (``kernels/cpu/shape.py``, which reads only
 shapes and dtypes). ``cat`` writes each input, cast, into its slice of the result by the copy kernel.
@@ -17,7 +17,7 @@ C-contiguous.
 import numpy as np  # noqa: F401 (the docstring examples use it)
 from numba import cuda
 
-from ..cpu.shape import cat_plan, flip_checks, preserve_strides, repeat_checks, roll_checks
+from ..cpu.shape import cat_plan, flip_checks, preserve_strides, repeat_checks, roll_checks, triangle_checks
 from . import memory
 from .copy import contiguous_cast, copy_into, launch
 
@@ -75,6 +75,50 @@ def roll(self, shifts, dims):
     offset = tuple(-s % n if n else 0 for s, n in zip(total, self.shape))
     _remap(out, self, tuple(self.shape), (1,) * self.ndim, offset)
     return out
+
+
+def tril(self, diagonal):
+    """``self`` with the elements above its ``diagonal``-th diagonal zeroed (over the last two dims).
+
+    >>> memory.to_host(tril(memory.from_host(np.arange(1, 7).reshape(2, 3)), 0))
+    array([[1, 0, 0],
+           [4, 5, 0]])
+    """
+    triangle_checks("tril", self)
+    return _triangle(self, diagonal, True)
+
+
+def triu(self, diagonal):
+    """``self`` with the elements below its ``diagonal``-th diagonal zeroed (over the last two dims).
+
+    >>> memory.to_host(triu(memory.from_host(np.arange(1, 7).reshape(2, 3)), 1))
+    array([[0, 2, 3],
+           [0, 0, 6]])
+    """
+    triangle_checks("triu", self)
+    return _triangle(self, diagonal, False)
+
+
+def _triangle(self, diagonal, lower):
+    """A C-contiguous copy of ``self`` keeping, per matrix, the elements with ``col - row <= diagonal``
+    (``lower``) or ``col - row >= diagonal``, the others zero."""
+    src = contiguous_cast(self, self.shape, self.dtype)
+    out = memory.empty(self.shape, self.dtype)
+    rows, cols = self.shape[self.ndim - 2], self.shape[self.ndim - 1]  # (the simulator's shape has no [-1])
+    launch(_triangle_kernel, self.size, memory.flat(out), memory.flat(src), rows, cols, diagonal, lower)
+    return out
+
+
+@cuda.jit
+def _triangle_kernel(out, src, rows, cols, diagonal, lower):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        col = i % cols
+        row = (i // cols) % rows
+        if (col - row <= diagonal) if lower else (col - row >= diagonal):
+            out[i] = src[i]
+        else:
+            out[i] = 0
 
 
 def repeat(self, repeats):

@@ -1,0 +1,54 @@
+"""The legacy typed constructors, ``yaten.FloatTensor`` and friends, as torch's.
+
+``FloatTensor(2, 3)`` (or ``FloatTensor(Size([2, 3]))``) is an uninitialised tensor of that shape,
+``LongTensor([1, 2])`` a tensor of that data, ``FloatTensor(t)`` an alias of a float32 tensor ``t``, and
+``FloatTensor()`` an empty one; all on the cpu. Their metaclass, ``tensortype``, answers ``isinstance``
+as torch's does: a cpu tensor of that dtype is an instance (``isinstance(yaten.ones(2), yaten.FloatTensor)``),
+though the classes are not subclasses of ``Tensor``.
+"""
+
+from . import _device as _dev
+from . import _dtype as D
+from ._factories import legacy_construct
+from ._tensor import Tensor
+
+
+class tensortype(type):
+    """The type of the legacy constructors: isinstance checks compare dtype and device."""
+
+    dtype: D.dtype
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu"
+
+    def __call__(cls, *args, device=None):
+        if device is not None and _dev.device(device).type != "cpu":
+            raise RuntimeError(
+                f"legacy constructor expects device type: cpu but device type: {_dev.device(device).type} was passed"
+            )
+        other = args[0] if len(args) == 1 and isinstance(args[0], Tensor) else None
+        if other is not None and not isinstance(other, cls):
+            raise TypeError(
+                f"expected {D.TYPEID_NAME[cls.dtype]} tensor on cpu (got {D.TYPEID_NAME[other.dtype]} on {other.device})"
+            )
+        return legacy_construct(cls.dtype, args, _dev.CPU)
+
+
+def _legacy(dt: D.dtype) -> tensortype:
+    name = f"{D.LEGACY_NAME[dt]}Tensor"
+    doc = f"The legacy constructor of {dt} cpu tensors: ``{name}(*sizes)`` uninitialised, ``{name}(data)``."
+    return tensortype(name, (), {"dtype": dt, "is_cuda": False, "__module__": "yaten", "__doc__": doc})
+
+
+BoolTensor = _legacy(D.bool)
+ByteTensor = _legacy(D.uint8)
+CharTensor = _legacy(D.int8)
+ShortTensor = _legacy(D.int16)
+IntTensor = _legacy(D.int32)
+LongTensor = _legacy(D.int64)
+HalfTensor = _legacy(D.float16)
+FloatTensor = _legacy(D.float32)
+DoubleTensor = _legacy(D.float64)
+
+__all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor",
+           "LongTensor", "ShortTensor"]  # fmt: skip
