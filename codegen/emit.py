@@ -165,7 +165,7 @@ def render(spec: Spec) -> dict[str, str]:
             module = spec.kernel_modules[(key, kernel)].module
             if key == "CPU":
                 cpu_imports.setdefault(module, set()).add(kernel)
-                entries.append(("cpu", f"_cpu_{kernel}"))
+                entries.append(("cpu", f"_quiet(_cpu_{kernel})"))
             elif key == "CUDA":
                 entries.append(("cuda", f'_Lazy("{module}", "{kernel}")'))
             else:

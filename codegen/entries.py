@@ -14,7 +14,7 @@ from codegen.model import FunctionSchema
 DISPATCH_KEYS = ("CPU", "CUDA", "CompositeExplicitAutograd", "CompositeImplicitAutograd")
 VARIANTS = ("function", "method")
 PROMOTION_KINDS = ("default", "int_to_float", "always_bool", "bool_to_long")
-DTYPE_SETS = ("all", "floating", "no_bool")
+DTYPE_SETS = ("all", "floating", "integral", "no_bool")
 
 
 def _take(entry: dict, key: str, kind, default=None):

@@ -208,10 +208,13 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
         grads = [(a.name, str(a.type).endswith("[]")) for a in _tensor_args(f)]
         types = {a.name: str(a.type) for a in f.schema.flat_arguments}
         outs = [a.name for a in fn.schema.out_arguments]
+        # An elementwise op's out may not partly overlap its inputs (PyTorch's TensorIterator check).
+        reads = [a.name for a in _tensor_args(f) if str(a.type) == "Tensor"] if f.pointwise else []
+        checked = f", ({', '.join(reads)}{',' if len(reads) == 1 else ''})" if reads else ""
         return [
             f"if _GRAD.enabled and {_paren(_requires_grad_expr(grads, types))}:",
             f"    _out_of_autograd({name!r})",
-            f"return _write_out({name!r}, {outs[0]}, {api.pyname(f)}({call}))",
+            f"return _write_out({name!r}, {outs[0]}, {api.pyname(f)}({call}){checked})",
         ]
     impl_fn = functional if (kind == "inplace" and fn.pointwise is None and not fn.dispatch) else fn
     composite = impl_fn.kernel("CompositeImplicitAutograd")

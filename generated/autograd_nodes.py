@@ -40,6 +40,8 @@ __all__ = [
     "DivBackward0",
     "RemainderBackward0",
     "RemainderBackward1",
+    "FmodBackward0",
+    "FmodBackward1",
     "PowBackward0",
     "PowBackward1",
     "PowBackward2",
@@ -48,9 +50,12 @@ __all__ = [
     "Atan2Backward0",
     "ClampMinBackward0",
     "ClampMaxBackward0",
+    "ClampMinBackward1",
+    "ClampMaxBackward1",
     "LerpBackward0",
     "LerpBackward1",
     "AddcmulBackward0",
+    "AddcdivBackward0",
     "WhereBackward0",
     "WhereBackward1",
     "WhereBackward2",
@@ -102,10 +107,13 @@ __all__ = [
     "CatBackward0",
     "FlipBackward0",
     "RollBackward0",
+    "TrilBackward0",
+    "TriuBackward0",
     "RepeatBackward0",
     "CloneBackward0",
     "CopyBackwards",
     "FillBackward0",
+    "FillBackward1",
     "ZeroBackward0",
     "ToCopyBackward0",
     "IndexSelectBackward0",
@@ -818,6 +826,51 @@ class RemainderBackward1(Node):
         return (grad_self, grad_other)
 
 
+class FmodBackward0(Node):
+    """fmod.Scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:79
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:80
+        return (grad_self,)
+
+
+class FmodBackward1(Node):
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:81
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:82
+        grad_other = -grad * (self / other).trunc() if needs[1] else None  # spec/derivatives.yaml:83
+        return (grad_self, grad_other)
+
+
 class PowBackward0(Node):
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"""
 
@@ -832,12 +885,12 @@ class PowBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:79
+    def apply(node, grads):  # spec/derivatives.yaml:84
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:80
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:85
         return (grad_self,)
 
 
@@ -871,14 +924,14 @@ class PowBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:81
+    def apply(node, grads):  # spec/derivatives.yaml:86
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:82
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:83
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:87
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:88
         return (grad_self, grad_exponent)
 
 
@@ -904,13 +957,13 @@ class PowBackward2(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:84
+    def apply(node, grads):  # spec/derivatives.yaml:89
         self = node._saved_self
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:85
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:90
         return (grad_exponent,)
 
 
@@ -936,13 +989,13 @@ class MaximumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:86
+    def apply(node, grads):  # spec/derivatives.yaml:91
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self > other)) if needs[0] else None  # spec/derivatives.yaml:87
-        grad_other = where(self == other, grad / 2, grad * (other > self)) if needs[1] else None  # spec/derivatives.yaml:88
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[0] else None  # spec/derivatives.yaml:92
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[1] else None  # spec/derivatives.yaml:93
         return (grad_self, grad_other)
 
 
@@ -968,13 +1021,13 @@ class MinimumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:89
+    def apply(node, grads):  # spec/derivatives.yaml:94
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad * (self < other)) if needs[0] else None  # spec/derivatives.yaml:90
-        grad_other = where(self == other, grad / 2, grad * (other < self)) if needs[1] else None  # spec/derivatives.yaml:91
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[0] else None  # spec/derivatives.yaml:95
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[1] else None  # spec/derivatives.yaml:96
         return (grad_self, grad_other)
 
 
@@ -1000,13 +1053,13 @@ class Atan2Backward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:92
+    def apply(node, grads):  # spec/derivatives.yaml:97
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:93
-        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:94
+        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:98
+        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:99
         return (grad_self, grad_other)
 
 
@@ -1024,12 +1077,12 @@ class ClampMinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:95
+    def apply(node, grads):  # spec/derivatives.yaml:100
         self = node._saved_self_.unpack(node)
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self >= min) if needs[0] else None  # spec/derivatives.yaml:96
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:101
         return (grad_self,)
 
 
@@ -1047,13 +1100,77 @@ class ClampMaxBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:97
+    def apply(node, grads):  # spec/derivatives.yaml:102
         self = node._saved_self_.unpack(node)
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self <= max) if needs[0] else None  # spec/derivatives.yaml:98
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:103
         return (grad_self,)
+
+
+class ClampMinBackward1(Node):
+    """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_min_")
+    _saved_fields = ("_saved_self_", "_saved_min_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_min(node):
+        return node._saved_min_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_min(node):
+        return node._saved_min_
+
+    def apply(node, grads):  # spec/derivatives.yaml:104
+        self = node._saved_self_.unpack(node)
+        min = node._saved_min_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:105
+        grad_min = where(self < min, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:106
+        return (grad_self, grad_min)
+
+
+class ClampMaxBackward1(Node):
+    """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_max_")
+    _saved_fields = ("_saved_self_", "_saved_max_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_max(node):
+        return node._saved_max_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_max(node):
+        return node._saved_max_
+
+    def apply(node, grads):  # spec/derivatives.yaml:107
+        self = node._saved_self_.unpack(node)
+        max = node._saved_max_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:108
+        grad_max = where(self > max, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:109
+        return (grad_self, grad_max)
 
 
 class LerpBackward0(Node):
@@ -1062,12 +1179,12 @@ class LerpBackward0(Node):
     __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:99
+    def apply(node, grads):  # spec/derivatives.yaml:110
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:100
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:101
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:111
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:112
         return (grad_self, grad_end)
 
 
@@ -1101,15 +1218,15 @@ class LerpBackward1(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:102
+    def apply(node, grads):  # spec/derivatives.yaml:113
         self = node._saved_self_.unpack(node)
         end = node._saved_end_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:103
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:104
-        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:105
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:114
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:115
+        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:116
         return (grad_self, grad_end, grad_weight)
 
 
@@ -1135,15 +1252,49 @@ class AddcmulBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:106
+    def apply(node, grads):  # spec/derivatives.yaml:117
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:107
-        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:108
-        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:109
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:118
+        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:119
+        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:120
+        return (grad_self, grad_tensor1, grad_tensor2)
+
+
+class AddcdivBackward0(Node):
+    """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
+
+    __slots__ = ("_saved_tensor1_", "_saved_tensor2_", "_saved_value")
+    _saved_fields = ("_saved_tensor1_", "_saved_tensor2_")
+
+    @property
+    def _saved_tensor1(node):
+        return node._saved_tensor1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_tensor1(node):
+        return node._saved_tensor1_
+
+    @property
+    def _saved_tensor2(node):
+        return node._saved_tensor2_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_tensor2(node):
+        return node._saved_tensor2_
+
+    def apply(node, grads):  # spec/derivatives.yaml:121
+        tensor1 = node._saved_tensor1_.unpack(node)
+        tensor2 = node._saved_tensor2_.unpack(node)
+        value = node._saved_value
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:122
+        grad_tensor1 = grad * value / tensor2 if needs[1] else None  # spec/derivatives.yaml:123
+        grad_tensor2 = -grad * value * tensor1 / (tensor2 * tensor2) if needs[2] else None  # spec/derivatives.yaml:124
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -1161,12 +1312,12 @@ class WhereBackward0(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:110
+    def apply(node, grads):  # spec/derivatives.yaml:125
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:112
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:113
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:127
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:128
         return (grad_self, grad_other)
 
 
@@ -1184,11 +1335,11 @@ class WhereBackward1(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:114
+    def apply(node, grads):  # spec/derivatives.yaml:129
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:116
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:131
         return (grad_self,)
 
 
@@ -1206,11 +1357,11 @@ class WhereBackward2(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:117
+    def apply(node, grads):  # spec/derivatives.yaml:132
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:119
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:134
         return (grad_other,)
 
 
@@ -1225,11 +1376,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:120
+    def apply(node, grads):  # spec/derivatives.yaml:135
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:121
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:136
         return (grad_self,)
 
 
@@ -1244,14 +1395,14 @@ class AsStridedBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:122
+    def apply(node, grads):  # spec/derivatives.yaml:137
         self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:123
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:138
         return (grad_self,)
 
 
@@ -1261,12 +1412,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:124
+    def apply(node, grads):  # spec/derivatives.yaml:139
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:125
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:140
         return (grad_self,)
 
 
@@ -1276,10 +1427,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:126
+    def apply(node, grads):  # spec/derivatives.yaml:141
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:127
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:142
         return (grad_self,)
 
 
@@ -1289,11 +1440,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:128
+    def apply(node, grads):  # spec/derivatives.yaml:143
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:129
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:144
         return (grad_self,)
 
 
@@ -1308,11 +1459,11 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:130
+    def apply(node, grads):  # spec/derivatives.yaml:145
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:131
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:146
         return (grad_self,)
 
 
@@ -1327,11 +1478,11 @@ class SqueezeBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:132
+    def apply(node, grads):  # spec/derivatives.yaml:147
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:133
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:148
         return (grad_self,)
 
 
@@ -1346,11 +1497,11 @@ class SqueezeBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:134
+    def apply(node, grads):  # spec/derivatives.yaml:149
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:135
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:150
         return (grad_self,)
 
 
@@ -1365,11 +1516,11 @@ class SqueezeBackward2(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:136
+    def apply(node, grads):  # spec/derivatives.yaml:151
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:137
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:152
         return (grad_self,)
 
 
@@ -1379,11 +1530,11 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:138
+    def apply(node, grads):  # spec/derivatives.yaml:153
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:139
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:154
         return (grad_self,)
 
 
@@ -1398,13 +1549,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:140
+    def apply(node, grads):  # spec/derivatives.yaml:155
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:141
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:156
         return (grad_self,)
 
 
@@ -1419,7 +1570,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:142
+    def apply(node, grads):  # spec/derivatives.yaml:157
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -1427,7 +1578,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:143
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:158
         return (grad_self,)
 
 
@@ -1437,11 +1588,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:144
+    def apply(node, grads):  # spec/derivatives.yaml:159
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:145
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:160
         return (grad_self,)
 
 
@@ -1451,11 +1602,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:146
+    def apply(node, grads):  # spec/derivatives.yaml:161
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:147
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:162
         return (grad_self,)
 
 
@@ -1465,11 +1616,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:148
+    def apply(node, grads):  # spec/derivatives.yaml:163
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:149
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:164
         return (grad_self,)
 
 
@@ -1484,11 +1635,11 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:150
+    def apply(node, grads):  # spec/derivatives.yaml:165
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:151
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:166
         return (grad_self,)
 
 
@@ -1503,13 +1654,13 @@ class SumBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:152
+    def apply(node, grads):  # spec/derivatives.yaml:167
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:153
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
         return (grad_self,)
 
 
@@ -1524,11 +1675,11 @@ class MeanBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:154
+    def apply(node, grads):  # spec/derivatives.yaml:169
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:155
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:170
         return (grad_self,)
 
 
@@ -1543,13 +1694,13 @@ class MeanBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:156
+    def apply(node, grads):  # spec/derivatives.yaml:171
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:157
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
         return (grad_self,)
 
 
@@ -1575,12 +1726,12 @@ class ProdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:158
+    def apply(node, grads):  # spec/derivatives.yaml:173
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:159
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:174
         return (grad_self,)
 
 
@@ -1606,14 +1757,14 @@ class ProdBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:160
+    def apply(node, grads):  # spec/derivatives.yaml:175
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:161
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:176
         return (grad_self,)
 
 
@@ -1636,7 +1787,7 @@ class MaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:162
+    def apply(node, grads):  # spec/derivatives.yaml:177
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1644,7 +1795,7 @@ class MaxBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:164
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:179
         return (grad_self,)
 
 
@@ -1670,12 +1821,12 @@ class MaxBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:165
+    def apply(node, grads):  # spec/derivatives.yaml:180
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:166
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:181
         return (grad_self,)
 
 
@@ -1698,7 +1849,7 @@ class MinBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:167
+    def apply(node, grads):  # spec/derivatives.yaml:182
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1706,7 +1857,7 @@ class MinBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:169
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:184
         return (grad_self,)
 
 
@@ -1729,14 +1880,14 @@ class SortBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:170
+    def apply(node, grads):  # spec/derivatives.yaml:185
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:172
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:187
         return (grad_self,)
 
 
@@ -1759,14 +1910,14 @@ class SortBackward1(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:173
+    def apply(node, grads):  # spec/derivatives.yaml:188
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:175
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:190
         return (grad_self,)
 
 
@@ -1789,14 +1940,14 @@ class TopkBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:176
+    def apply(node, grads):  # spec/derivatives.yaml:191
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:178
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:193
         return (grad_self,)
 
 
@@ -1822,12 +1973,12 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:179
+    def apply(node, grads):  # spec/derivatives.yaml:194
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:180
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:195
         return (grad_self,)
 
 
@@ -1853,14 +2004,14 @@ class AmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:181
+    def apply(node, grads):  # spec/derivatives.yaml:196
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:182
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:197
         return (grad_self,)
 
 
@@ -1886,14 +2037,14 @@ class AminBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:183
+    def apply(node, grads):  # spec/derivatives.yaml:198
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:199
         return (grad_self,)
 
 
@@ -1911,14 +2062,14 @@ class VarBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:185
+    def apply(node, grads):  # spec/derivatives.yaml:200
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:186
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:201
         return (grad_self,)
 
 
@@ -1944,7 +2095,7 @@ class StdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:187
+    def apply(node, grads):  # spec/derivatives.yaml:202
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
@@ -1952,7 +2103,7 @@ class StdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:188
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:203
         return (grad_self,)
 
 
@@ -1978,14 +2129,14 @@ class LogsumexpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:189
+    def apply(node, grads):  # spec/derivatives.yaml:204
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:190
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:205
         return (grad_self,)
 
 
@@ -2011,13 +2162,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:191
+    def apply(node, grads):  # spec/derivatives.yaml:206
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:192
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:207
         return (grad_self,)
 
 
@@ -2043,7 +2194,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:193
+    def apply(node, grads):  # spec/derivatives.yaml:208
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -2051,7 +2202,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:194
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:209
         return (grad_self,)
 
 
@@ -2061,11 +2212,11 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:195
+    def apply(node, grads):  # spec/derivatives.yaml:210
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:196
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:211
         return (grad_self,)
 
 
@@ -2088,13 +2239,13 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:197
+    def apply(node, grads):  # spec/derivatives.yaml:212
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:198
+        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:213
         return (grad_self,)
 
 
@@ -2117,13 +2268,13 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:199
+    def apply(node, grads):  # spec/derivatives.yaml:214
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:200
+        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:215
         return (grad_self,)
 
 
@@ -2149,15 +2300,15 @@ class SoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:201
+    def apply(node, grads):  # spec/derivatives.yaml:216
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         input_dtype = node._saved_input_dtype
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:202
-        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:203
+        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:217
+        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:218
         return (grad_grad_output, grad_output)
 
 
@@ -2183,14 +2334,14 @@ class LogSoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:204
+    def apply(node, grads):  # spec/derivatives.yaml:219
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:205
-        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:206
+        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:220
+        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:221
         return (grad_grad_output, grad_output)
 
 
@@ -2216,13 +2367,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:207
+    def apply(node, grads):  # spec/derivatives.yaml:222
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:208
-        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:209
+        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:223
+        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:224
         return (grad_self, grad_mat2)
 
 
@@ -2248,13 +2399,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:210
+    def apply(node, grads):  # spec/derivatives.yaml:225
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:211
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:212
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:226
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:227
         return (grad_self, grad_mat2)
 
 
@@ -2280,16 +2431,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:213
+    def apply(node, grads):  # spec/derivatives.yaml:228
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:214
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:215
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:216
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:229
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:230
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:231
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2315,13 +2466,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:217
+    def apply(node, grads):  # spec/derivatives.yaml:232
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:218
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:219
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:233
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:234
         return (grad_self, grad_tensor)
 
 
@@ -2347,13 +2498,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:220
+    def apply(node, grads):  # spec/derivatives.yaml:235
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:221
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:222
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:236
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:237
         return (grad_self, grad_vec)
 
 
@@ -2367,12 +2518,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:223
+    def apply(node, grads):  # spec/derivatives.yaml:238
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:224
+        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:239
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2383,11 +2534,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:225
+    def apply(node, grads):  # spec/derivatives.yaml:240
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:226
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:241
         return (grad_self,)
 
 
@@ -2397,12 +2548,40 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:227
+    def apply(node, grads):  # spec/derivatives.yaml:242
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:228
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:243
+        return (grad_self,)
+
+
+class TrilBackward0(Node):
+    """tril(Tensor self, int diagonal=0) -> Tensor"""
+
+    __slots__ = ("_saved_diagonal",)
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:244
+        diagonal = node._saved_diagonal
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad.tril(diagonal) if needs[0] else None  # spec/derivatives.yaml:245
+        return (grad_self,)
+
+
+class TriuBackward0(Node):
+    """triu(Tensor self, int diagonal=0) -> Tensor"""
+
+    __slots__ = ("_saved_diagonal",)
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:246
+        diagonal = node._saved_diagonal
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad.triu(diagonal) if needs[0] else None  # spec/derivatives.yaml:247
         return (grad_self,)
 
 
@@ -2417,12 +2596,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:229
+    def apply(node, grads):  # spec/derivatives.yaml:248
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:230
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:249
         return (grad_self,)
 
 
@@ -2432,10 +2611,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:231
+    def apply(node, grads):  # spec/derivatives.yaml:250
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:232
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:251
         return (grad_self,)
 
 
@@ -2448,11 +2627,11 @@ class CopyBackwards(Node):
     def name(self) -> str:
         return "yaten::autograd::CopyBackwards"  # as PyTorch's hand-written nodes, with the namespace
 
-    def apply(node, grads):  # spec/derivatives.yaml:233
+    def apply(node, grads):  # spec/derivatives.yaml:252
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:235
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:236
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:254
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:255
         return (grad_self, grad_src)
 
 
@@ -2462,11 +2641,25 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:237
+    def apply(node, grads):  # spec/derivatives.yaml:256
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:238
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:257
         return (grad_self,)
+
+
+class FillBackward1(Node):
+    """fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:258
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:259
+        grad_value = grad.sum() if needs[1] else None  # spec/derivatives.yaml:260
+        return (grad_self, grad_value)
 
 
 class ZeroBackward0(Node):
@@ -2475,10 +2668,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:239
+    def apply(node, grads):  # spec/derivatives.yaml:261
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:240
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:262
         return (grad_self,)
 
 
@@ -2496,11 +2689,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:241
+    def apply(node, grads):  # spec/derivatives.yaml:263
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:242
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:264
         return (grad_self,)
 
 
@@ -2523,13 +2716,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:243
+    def apply(node, grads):  # spec/derivatives.yaml:265
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:245
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:267
         return (grad_self,)
 
 
@@ -2552,13 +2745,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:246
+    def apply(node, grads):  # spec/derivatives.yaml:268
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:248
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:270
         return (grad_self,)
 
 
@@ -2576,13 +2769,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:249
+    def apply(node, grads):  # spec/derivatives.yaml:271
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:251
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:252
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:273
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:274
         return (grad_self, grad_src)
 
 
@@ -2600,12 +2793,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:253
+    def apply(node, grads):  # spec/derivatives.yaml:275
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:255
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:277
         return (grad_self,)
 
 
@@ -2623,13 +2816,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:256
+    def apply(node, grads):  # spec/derivatives.yaml:278
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:258
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:259
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:280
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:281
         return (grad_self, grad_src)
 
 
@@ -2647,11 +2840,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:260
+    def apply(node, grads):  # spec/derivatives.yaml:282
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:262
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:284
         return (grad_self,)
 
 
@@ -2669,12 +2862,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:263
+    def apply(node, grads):  # spec/derivatives.yaml:285
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:265
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:266
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:287
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:288
         return (grad_self, grad_value)
 
 
@@ -2700,12 +2893,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:267
+    def apply(node, grads):  # spec/derivatives.yaml:289
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:269
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:291
         return (grad_self,)
 
 
@@ -2724,12 +2917,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:270
+    def apply(node, grads):  # spec/derivatives.yaml:292
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:272
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:294
         return (grad_self,)
 
 
@@ -2751,14 +2944,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:273
+    def apply(node, grads):  # spec/derivatives.yaml:295
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:275
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:276
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:297
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:298
         return (grad_self, grad_values)
 
 
@@ -2776,12 +2969,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:279
+    def apply(node, grads):  # spec/derivatives.yaml:301
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:280
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:302
         return (grad_self,)
 
 
@@ -2799,12 +2992,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:281
+    def apply(node, grads):  # spec/derivatives.yaml:303
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:282
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:304
         return (grad_self,)
 
 
@@ -2822,13 +3015,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:283
+    def apply(node, grads):  # spec/derivatives.yaml:305
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:284
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:306
         return (grad_self,)
 
 
@@ -2846,13 +3039,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:285
+    def apply(node, grads):  # spec/derivatives.yaml:307
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:286
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:308
         return (grad_self,)
 
 
@@ -2875,14 +3068,14 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:287
+    def apply(node, grads):  # spec/derivatives.yaml:309
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:289
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:311
         return (grad_weight,)
 
 
@@ -2924,7 +3117,7 @@ class NllLossBackward0(Node):
     def _raw_saved_total_weight(node):
         return node._saved_total_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:290
+    def apply(node, grads):  # spec/derivatives.yaml:312
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -2934,7 +3127,7 @@ class NllLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:292
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:314
         return (grad_self,)
 
 
@@ -2960,15 +3153,15 @@ class NllLossBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:294
+    def apply(node, grads):  # spec/derivatives.yaml:316
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         ignore_index = node._saved_ignore_index
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:295
-        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:296
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:317
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:318
         return (grad_grad_output, grad_self)
 
 
@@ -3002,15 +3195,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:298
+    def apply(node, grads):  # spec/derivatives.yaml:320
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:299
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:300
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:321
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:322
         return (grad_self, grad_target)
 
 
@@ -3044,7 +3237,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:303
+    def apply(node, grads):  # spec/derivatives.yaml:325
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -3057,7 +3250,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:304
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:326
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3091,7 +3284,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:305
+    def apply(node, grads):  # spec/derivatives.yaml:327
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -3105,7 +3298,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:306
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:328
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -3131,7 +3324,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:307
+    def apply(node, grads):  # spec/derivatives.yaml:329
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3142,7 +3335,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:309
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:331
         return (grad_self,)
 
 
@@ -3165,13 +3358,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:310
+    def apply(node, grads):  # spec/derivatives.yaml:332
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:312
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:313
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:334
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:335
         return (grad_grad_output, grad_self)
 
 
@@ -3189,7 +3382,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:314
+    def apply(node, grads):  # spec/derivatives.yaml:336
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3199,7 +3392,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:315
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:337
         return (grad_self,)
 
 
@@ -3214,7 +3407,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:316
+    def apply(node, grads):  # spec/derivatives.yaml:338
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3224,8 +3417,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:317
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:318
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:339
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:340
         return (grad_grad_output, grad_self)
 
 
@@ -3243,11 +3436,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:319
+    def apply(node, grads):  # spec/derivatives.yaml:341
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:320
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:342
         return (grad_self,)
 
 
@@ -3267,13 +3460,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:321
+    def apply(node, grads):  # spec/derivatives.yaml:343
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:322
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:323
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:344
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:345
         return (grad_grad_output, grad_self)
 
 
@@ -3315,7 +3508,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:326
+    def apply(node, grads):  # spec/derivatives.yaml:348
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -3326,7 +3519,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:328
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:350
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3384,7 +3577,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:329
+    def apply(node, grads):  # spec/derivatives.yaml:351
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -3397,5 +3590,5 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:331
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:353
         return (grad_input, grad_weight, grad_bias)

@@ -6,7 +6,7 @@ from yaten._arg_parser import REQUIRED as _R
 from yaten._arg_parser import Overload as _Overload
 from yaten._arg_parser import resolve as _resolve
 
-__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "addcmul", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "sort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
+__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "fmod", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "is_floating_point", "is_complex", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "sort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "tril", "triu", "tril_indices", "triu_indices", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "index_add", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
 
 _neg_overloads = (
     _Overload("neg", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
@@ -424,6 +424,7 @@ def ceil_(*args, **kwargs):
 
 _round_overloads = (
     _Overload("round", (('input', 'Tensor', _R, False), ), "round", 'round_out'),
+    _Overload("round", (('input', 'Tensor', _R, False), ('decimals', 'int', _R, True), ), "round_decimals", None),
 )
 
 
@@ -493,6 +494,15 @@ _logical_not_overloads = (
 def logical_not(*args, **kwargs):
     """Schema: ``logical_not(Tensor self) -> Tensor``"""
     return _resolve("logical_not", _logical_not_overloads, args, kwargs)
+
+_bitwise_not_overloads = (
+    _Overload("bitwise_not", (('input', 'Tensor', _R, False), ), "bitwise_not", 'bitwise_not_out'),
+)
+
+
+def bitwise_not(*args, **kwargs):
+    """Schema: ``bitwise_not(Tensor self) -> Tensor``"""
+    return _resolve("bitwise_not", _bitwise_not_overloads, args, kwargs)
 
 __gelu_erf_overloads = (
     _Overload("_gelu_erf", (('input', 'Tensor', _R, False), ), "_gelu_erf", None),
@@ -592,6 +602,16 @@ def floor_divide(*args, **kwargs):
     """Schema: ``floor_divide(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("floor_divide", _floor_divide_overloads, args, kwargs)
 
+_fmod_overloads = (
+    _Overload("fmod", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "fmod_Tensor", None),
+    _Overload("fmod", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "fmod_Scalar", None),
+)
+
+
+def fmod(*args, **kwargs):
+    """Schema: ``fmod.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("fmod", _fmod_overloads, args, kwargs)
+
 _pow_overloads = (
     _Overload("pow", (('input', 'Tensor', _R, False), ('exponent', 'Tensor', _R, False), ), "pow_Tensor_Tensor", 'pow_Tensor_Tensor_out'),
     _Overload("pow", (('input', 'Tensor', _R, False), ('exponent', 'Scalar', _R, False), ), "pow_Tensor_Scalar", None),
@@ -631,21 +651,23 @@ def atan2(*args, **kwargs):
     return _resolve("atan2", _atan2_overloads, args, kwargs)
 
 _clamp_min_overloads = (
+    _Overload("clamp_min", (('input', 'Tensor', _R, False), ('min', 'Tensor', _R, False), ), "clamp_min_Tensor", None),
     _Overload("clamp_min", (('input', 'Tensor', _R, False), ('min', 'Scalar', _R, False), ), "clamp_min", None),
 )
 
 
 def clamp_min(*args, **kwargs):
-    """Schema: ``clamp_min(Tensor self, Scalar min) -> Tensor``"""
+    """Schema: ``clamp_min.Tensor(Tensor self, Tensor min) -> Tensor``"""
     return _resolve("clamp_min", _clamp_min_overloads, args, kwargs)
 
 _clamp_max_overloads = (
+    _Overload("clamp_max", (('input', 'Tensor', _R, False), ('max', 'Tensor', _R, False), ), "clamp_max_Tensor", None),
     _Overload("clamp_max", (('input', 'Tensor', _R, False), ('max', 'Scalar', _R, False), ), "clamp_max", None),
 )
 
 
 def clamp_max(*args, **kwargs):
-    """Schema: ``clamp_max(Tensor self, Scalar max) -> Tensor``"""
+    """Schema: ``clamp_max.Tensor(Tensor self, Tensor max) -> Tensor``"""
     return _resolve("clamp_max", _clamp_max_overloads, args, kwargs)
 
 _lerp_overloads = (
@@ -666,6 +688,42 @@ _addcmul_overloads = (
 def addcmul(*args, **kwargs):
     """Schema: ``addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
     return _resolve("addcmul", _addcmul_overloads, args, kwargs)
+
+_addcdiv_overloads = (
+    _Overload("addcdiv", (('input', 'Tensor', _R, False), ('tensor1', 'Tensor', _R, False), ('tensor2', 'Tensor', _R, False), ('value', 'Scalar', 1, True), ), "addcdiv", 'addcdiv_out'),
+)
+
+
+def addcdiv(*args, **kwargs):
+    """Schema: ``addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
+    return _resolve("addcdiv", _addcdiv_overloads, args, kwargs)
+
+_isclose_overloads = (
+    _Overload("isclose", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('rtol', 'float', 1e-05, False), ('atol', 'float', 1e-08, False), ('equal_nan', 'bool', False, False), ), "isclose", None),
+)
+
+
+def isclose(*args, **kwargs):
+    """Schema: ``isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor``"""
+    return _resolve("isclose", _isclose_overloads, args, kwargs)
+
+_allclose_overloads = (
+    _Overload("allclose", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('rtol', 'float', 1e-05, False), ('atol', 'float', 1e-08, False), ('equal_nan', 'bool', False, False), ), "allclose", None),
+)
+
+
+def allclose(*args, **kwargs):
+    """Schema: ``allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool``"""
+    return _resolve("allclose", _allclose_overloads, args, kwargs)
+
+_equal_overloads = (
+    _Overload("equal", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "equal", None),
+)
+
+
+def equal(*args, **kwargs):
+    """Schema: ``equal(Tensor self, Tensor other) -> bool``"""
+    return _resolve("equal", _equal_overloads, args, kwargs)
 
 _eq_overloads = (
     _Overload("eq", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "eq_Tensor", None),
@@ -850,6 +908,7 @@ def slice(*args, **kwargs):
 
 _split_overloads = (
     _Overload("split", (('input', 'Tensor', _R, False), ('split_size', 'SymInt', _R, False), ('dim', 'int', 0, False), ), "split_Tensor", None),
+    _Overload("split", (('input', 'Tensor', _R, False), ('split_size', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_sizes", None),
 )
 
 
@@ -911,8 +970,27 @@ def unflatten(*args, **kwargs):
     """Schema: ``unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)``"""
     return _resolve("unflatten", _unflatten_overloads, args, kwargs)
 
+_is_floating_point_overloads = (
+    _Overload("is_floating_point", (('input', 'Tensor', _R, False), ), "is_floating_point", None),
+)
+
+
+def is_floating_point(*args, **kwargs):
+    """Schema: ``is_floating_point(Tensor self) -> bool``"""
+    return _resolve("is_floating_point", _is_floating_point_overloads, args, kwargs)
+
+_is_complex_overloads = (
+    _Overload("is_complex", (('input', 'Tensor', _R, False), ), "is_complex", None),
+)
+
+
+def is_complex(*args, **kwargs):
+    """Schema: ``is_complex(Tensor self) -> bool``"""
+    return _resolve("is_complex", _is_complex_overloads, args, kwargs)
+
 _narrow_overloads = (
     _Overload("narrow", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('start', 'SymInt', _R, False), ('length', 'SymInt', _R, False), ), "narrow", None),
+    _Overload("narrow", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('start', 'Tensor', _R, False), ('length', 'SymInt', _R, False), ), "narrow_Tensor", None),
 )
 
 
@@ -1110,13 +1188,14 @@ def any(*args, **kwargs):
     return _resolve("any", _any_overloads, args, kwargs)
 
 _norm_overloads = (
+    _Overload("norm", (('input', 'Tensor', _R, False), ('p', 'str', "fro", False), ('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ), "norm_str", None),
     _Overload("norm", (('input', 'Tensor', _R, False), ('p', 'Scalar', 2, False), ), "norm_Scalar", None),
     _Overload("norm", (('input', 'Tensor', _R, False), ('p', 'Scalar?', _R, False), ('dim', 'int[1]', _R, False), ('keepdim', 'bool', False, False), ), "norm_ScalarOpt_dim", None),
 )
 
 
 def norm(*args, **kwargs):
-    """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
+    """Schema: ``norm.str(Tensor self, str p='fro', int[1]? dim=None, bool keepdim=False) -> Tensor``"""
     return _resolve("norm", _norm_overloads, args, kwargs)
 
 _cumsum_overloads = (
@@ -1281,6 +1360,42 @@ def roll(*args, **kwargs):
     """Schema: ``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``"""
     return _resolve("roll", _roll_overloads, args, kwargs)
 
+_tril_overloads = (
+    _Overload("tril", (('input', 'Tensor', _R, False), ('diagonal', 'int', 0, False), ), "tril", 'tril_out'),
+)
+
+
+def tril(*args, **kwargs):
+    """Schema: ``tril(Tensor self, int diagonal=0) -> Tensor``"""
+    return _resolve("tril", _tril_overloads, args, kwargs)
+
+_triu_overloads = (
+    _Overload("triu", (('input', 'Tensor', _R, False), ('diagonal', 'int', 0, False), ), "triu", 'triu_out'),
+)
+
+
+def triu(*args, **kwargs):
+    """Schema: ``triu(Tensor self, int diagonal=0) -> Tensor``"""
+    return _resolve("triu", _triu_overloads, args, kwargs)
+
+_tril_indices_overloads = (
+    _Overload("tril_indices", (('row', 'int', _R, False), ('col', 'int', _R, False), ('offset', 'int', 0, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "tril_indices", None),
+)
+
+
+def tril_indices(*args, **kwargs):
+    """Schema: ``tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("tril_indices", _tril_indices_overloads, args, kwargs)
+
+_triu_indices_overloads = (
+    _Overload("triu_indices", (('row', 'int', _R, False), ('col', 'int', _R, False), ('offset', 'int', 0, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "triu_indices", None),
+)
+
+
+def triu_indices(*args, **kwargs):
+    """Schema: ``triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("triu_indices", _triu_indices_overloads, args, kwargs)
+
 _clone_overloads = (
     _Overload("clone", (('input', 'Tensor', _R, False), ('memory_format', 'MemoryFormat?', None, True), ), "clone", None),
 )
@@ -1300,12 +1415,13 @@ def stack(*args, **kwargs):
     return _resolve("stack", _stack_overloads, args, kwargs)
 
 _fill__overloads = (
+    _Overload("fill_", (('input', 'Tensor', _R, False), ('value', 'Tensor', _R, False), ), "fill__Tensor", None),
     _Overload("fill_", (('input', 'Tensor', _R, False), ('value', 'Scalar', _R, False), ), "fill__Scalar", None),
 )
 
 
 def fill_(*args, **kwargs):
-    """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
+    """Schema: ``fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)``"""
     return _resolve("fill_", _fill__overloads, args, kwargs)
 
 _zero__overloads = (
@@ -1417,6 +1533,15 @@ _index_put_overloads = (
 def index_put(*args, **kwargs):
     """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""
     return _resolve("index_put", _index_put_overloads, args, kwargs)
+
+_index_add_overloads = (
+    _Overload("index_add", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "index_add", 'index_add_out'),
+)
+
+
+def index_add(*args, **kwargs):
+    """Schema: ``index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor``"""
+    return _resolve("index_add", _index_add_overloads, args, kwargs)
 
 _leaky_relu_overloads = (
     _Overload("leaky_relu", (('input', 'Tensor', _R, False), ('negative_slope', 'Scalar', 0.01, False), ), "leaky_relu", 'leaky_relu_out'),

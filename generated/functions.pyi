@@ -98,8 +98,12 @@ def ceil(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``ceil(Tensor self) -> Tensor``"""
 def ceil_(input: Tensor) -> Tensor:
     """Schema: ``ceil_(Tensor(a!) self) -> Tensor(a!)``"""
+@overload
 def round(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``round(Tensor self) -> Tensor``"""
+@overload
+def round(input: Tensor, *, decimals: int) -> Tensor:
+    """Schema: ``round.decimals(Tensor self, *, int decimals) -> Tensor``"""
 def round_(input: Tensor) -> Tensor:
     """Schema: ``round_(Tensor(a!) self) -> Tensor(a!)``"""
 def trunc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -114,6 +118,8 @@ def isfinite(input: Tensor) -> Tensor:
     """Schema: ``isfinite(Tensor self) -> Tensor``"""
 def logical_not(input: Tensor) -> Tensor:
     """Schema: ``logical_not(Tensor self) -> Tensor``"""
+def bitwise_not(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``bitwise_not(Tensor self) -> Tensor``"""
 def _gelu_erf(input: Tensor) -> Tensor:
     """Schema: ``_gelu_erf(Tensor self) -> Tensor``"""
 def _gelu_tanh(input: Tensor) -> Tensor:
@@ -165,6 +171,12 @@ def floor_divide(input: Tensor, other: Tensor) -> Tensor:
 def floor_divide(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``floor_divide.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
+def fmod(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``fmod.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def fmod(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``fmod.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
 def pow(input: Tensor, exponent: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
 @overload
@@ -179,8 +191,16 @@ def minimum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tenso
     """Schema: ``minimum(Tensor self, Tensor other) -> Tensor``"""
 def atan2(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def clamp_min(input: Tensor, min: Tensor) -> Tensor:
+    """Schema: ``clamp_min.Tensor(Tensor self, Tensor min) -> Tensor``"""
+@overload
 def clamp_min(input: Tensor, min: int | float | bool) -> Tensor:
     """Schema: ``clamp_min(Tensor self, Scalar min) -> Tensor``"""
+@overload
+def clamp_max(input: Tensor, max: Tensor) -> Tensor:
+    """Schema: ``clamp_max.Tensor(Tensor self, Tensor max) -> Tensor``"""
+@overload
 def clamp_max(input: Tensor, max: int | float | bool) -> Tensor:
     """Schema: ``clamp_max(Tensor self, Scalar max) -> Tensor``"""
 @overload
@@ -191,6 +211,14 @@ def lerp(input: Tensor, end: Tensor, weight: int | float | bool) -> Tensor:
     """Schema: ``lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor``"""
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
     """Schema: ``addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+    """Schema: ``addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """Schema: ``isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor``"""
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """Schema: ``allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool``"""
+def equal(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``equal(Tensor self, Tensor other) -> bool``"""
 @overload
 def eq(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -267,8 +295,12 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     """Schema: ``select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)``"""
 def slice(input: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
     """Schema: ``slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)``"""
+@overload
 def split(input: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
     """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
+@overload
+def split(input: Tensor, split_size: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+    """Schema: ``split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]``"""
 def split_with_sizes(input: Tensor, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
     """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
 def unbind(input: Tensor, dim: int = 0) -> list[Tensor]:
@@ -281,8 +313,16 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Schema: ``flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)``"""
 def unflatten(input: Tensor, dim: int, sizes: Sequence[int] | int) -> Tensor:
     """Schema: ``unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)``"""
+def is_floating_point(input: Tensor) -> Tensor:
+    """Schema: ``is_floating_point(Tensor self) -> bool``"""
+def is_complex(input: Tensor) -> Tensor:
+    """Schema: ``is_complex(Tensor self) -> bool``"""
+@overload
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Schema: ``narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)``"""
+@overload
+def narrow(input: Tensor, dim: int, start: Tensor, length: int) -> Tensor:
+    """Schema: ``narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)``"""
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
 @overload
@@ -388,6 +428,9 @@ def any(input: Tensor) -> Tensor:
 def any(input: Tensor, dim: int, keepdim: bool = False) -> Tensor:
     """Schema: ``any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor``"""
 @overload
+def norm(input: Tensor, p: str = "fro", dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor:
+    """Schema: ``norm.str(Tensor self, str p='fro', int[1]? dim=None, bool keepdim=False) -> Tensor``"""
+@overload
 def norm(input: Tensor, p: int | float | bool = 2) -> Tensor:
     """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
 @overload
@@ -429,10 +472,22 @@ def flip(input: Tensor, dims: Sequence[int] | int) -> Tensor:
     """Schema: ``flip(Tensor self, int[] dims) -> Tensor``"""
 def roll(input: Tensor, shifts: Sequence[int] | int, dims: Sequence[int] | int = ()) -> Tensor:
     """Schema: ``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``"""
+def tril(input: Tensor, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``tril(Tensor self, int diagonal=0) -> Tensor``"""
+def triu(input: Tensor, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``triu(Tensor self, int diagonal=0) -> Tensor``"""
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
 def clone(input: Tensor, *, memory_format: Any | None = None) -> Tensor:
     """Schema: ``clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor``"""
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Schema: ``stack(Tensor[] tensors, int dim=0) -> Tensor``"""
+@overload
+def fill_(input: Tensor, value: Tensor) -> Tensor:
+    """Schema: ``fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)``"""
+@overload
 def fill_(input: Tensor, value: int | float | bool) -> Tensor:
     """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
 def zero_(input: Tensor) -> Tensor:
@@ -467,6 +522,8 @@ def masked_fill(input: Tensor, mask: Tensor, value: int | float | bool) -> Tenso
     """Schema: ``masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor``"""
 def index_put(input: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
     """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+    """Schema: ``index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor``"""
 def leaky_relu(input: Tensor, negative_slope: int | float | bool = 0.01, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor``"""
 def leaky_relu_(input: Tensor, negative_slope: int | float | bool = 0.01) -> Tensor:

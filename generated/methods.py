@@ -188,6 +188,7 @@ _ceil__overloads = (
 
 _round_overloads = (
     _Overload("round", (), "round", 'round_out'),
+    _Overload("round", (('decimals', 'int', _R, True), ), "round_decimals", None),
 )
 
 _round__overloads = (
@@ -216,6 +217,14 @@ _isfinite_overloads = (
 
 _logical_not_overloads = (
     _Overload("logical_not", (), "logical_not", None),
+)
+
+_bitwise_not_overloads = (
+    _Overload("bitwise_not", (), "bitwise_not", 'bitwise_not_out'),
+)
+
+_bitwise_not__overloads = (
+    _Overload("bitwise_not_", (), "bitwise_not_", None),
 )
 
 _gelu_overloads = (
@@ -285,6 +294,17 @@ _floor_divide_overloads = (
 
 _floor_divide__overloads = (
     _Overload("floor_divide_", (('other', 'Tensor', _R, False), ), "floor_divide__Tensor", None),
+    _Overload("floor_divide_", (('other', 'Scalar', _R, False), ), "floor_divide__Scalar", None),
+)
+
+_fmod_overloads = (
+    _Overload("fmod", (('other', 'Tensor', _R, False), ), "fmod_Tensor", None),
+    _Overload("fmod", (('other', 'Scalar', _R, False), ), "fmod_Scalar", None),
+)
+
+_fmod__overloads = (
+    _Overload("fmod_", (('other', 'Tensor', _R, False), ), "fmod__Tensor", None),
+    _Overload("fmod_", (('other', 'Scalar', _R, False), ), "fmod__Scalar", None),
 )
 
 _pow_overloads = (
@@ -314,6 +334,7 @@ _atan2__overloads = (
 )
 
 _clamp_min_overloads = (
+    _Overload("clamp_min", (('min', 'Tensor', _R, False), ), "clamp_min_Tensor", None),
     _Overload("clamp_min", (('min', 'Scalar', _R, False), ), "clamp_min", None),
 )
 
@@ -322,6 +343,7 @@ _clamp_min__overloads = (
 )
 
 _clamp_max_overloads = (
+    _Overload("clamp_max", (('max', 'Tensor', _R, False), ), "clamp_max_Tensor", None),
     _Overload("clamp_max", (('max', 'Scalar', _R, False), ), "clamp_max", None),
 )
 
@@ -344,6 +366,26 @@ _addcmul_overloads = (
 
 _addcmul__overloads = (
     _Overload("addcmul_", (('tensor1', 'Tensor', _R, False), ('tensor2', 'Tensor', _R, False), ('value', 'Scalar', 1, True), ), "addcmul_", None),
+)
+
+_addcdiv_overloads = (
+    _Overload("addcdiv", (('tensor1', 'Tensor', _R, False), ('tensor2', 'Tensor', _R, False), ('value', 'Scalar', 1, True), ), "addcdiv", 'addcdiv_out'),
+)
+
+_addcdiv__overloads = (
+    _Overload("addcdiv_", (('tensor1', 'Tensor', _R, False), ('tensor2', 'Tensor', _R, False), ('value', 'Scalar', 1, True), ), "addcdiv_", None),
+)
+
+_isclose_overloads = (
+    _Overload("isclose", (('other', 'Tensor', _R, False), ('rtol', 'float', 1e-05, False), ('atol', 'float', 1e-08, False), ('equal_nan', 'bool', False, False), ), "isclose", None),
+)
+
+_allclose_overloads = (
+    _Overload("allclose", (('other', 'Tensor', _R, False), ('rtol', 'float', 1e-05, False), ('atol', 'float', 1e-08, False), ('equal_nan', 'bool', False, False), ), "allclose", None),
+)
+
+_equal_overloads = (
+    _Overload("equal", (('other', 'Tensor', _R, False), ), "equal", None),
 )
 
 _eq_overloads = (
@@ -441,6 +483,7 @@ _slice_overloads = (
 
 _split_overloads = (
     _Overload("split", (('split_size', 'SymInt', _R, False), ('dim', 'int', 0, False), ), "split_Tensor", None),
+    _Overload("split", (('split_size', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_sizes", None),
 )
 
 _split_with_sizes_overloads = (
@@ -471,8 +514,17 @@ _expand_as_overloads = (
     _Overload("expand_as", (('other', 'Tensor', _R, False), ), "expand_as", None),
 )
 
+_view_as_overloads = (
+    _Overload("view_as", (('other', 'Tensor', _R, False), ), "view_as", None),
+)
+
+_reshape_as_overloads = (
+    _Overload("reshape_as", (('other', 'Tensor', _R, False), ), "reshape_as", None),
+)
+
 _narrow_overloads = (
     _Overload("narrow", (('dim', 'int', _R, False), ('start', 'SymInt', _R, False), ('length', 'SymInt', _R, False), ), "narrow", None),
+    _Overload("narrow", (('dim', 'int', _R, False), ('start', 'Tensor', _R, False), ('length', 'SymInt', _R, False), ), "narrow_Tensor", None),
 )
 
 _chunk_overloads = (
@@ -574,6 +626,7 @@ _any_overloads = (
 )
 
 _norm_overloads = (
+    _Overload("norm", (('p', 'str', "fro", False), ('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ), "norm_str", None),
     _Overload("norm", (('p', 'Scalar', 2, False), ), "norm_Scalar", None),
     _Overload("norm", (('p', 'Scalar?', _R, False), ('dim', 'int[1]', _R, False), ('keepdim', 'bool', False, False), ), "norm_ScalarOpt_dim", None),
 )
@@ -626,6 +679,22 @@ _roll_overloads = (
     _Overload("roll", (('shifts', 'SymInt[1]', _R, False), ('dims', 'int[1]', (), False), ), "roll", None),
 )
 
+_tril_overloads = (
+    _Overload("tril", (('diagonal', 'int', 0, False), ), "tril", 'tril_out'),
+)
+
+_tril__overloads = (
+    _Overload("tril_", (('diagonal', 'int', 0, False), ), "tril_", None),
+)
+
+_triu_overloads = (
+    _Overload("triu", (('diagonal', 'int', 0, False), ), "triu", 'triu_out'),
+)
+
+_triu__overloads = (
+    _Overload("triu_", (('diagonal', 'int', 0, False), ), "triu_", None),
+)
+
 _repeat_overloads = (
     _Overload("repeat", (('repeats', 'SymInt[]', _R, False), ), "repeat", None),
 )
@@ -639,6 +708,7 @@ _copy__overloads = (
 )
 
 _fill__overloads = (
+    _Overload("fill_", (('value', 'Tensor', _R, False), ), "fill__Tensor", None),
     _Overload("fill_", (('value', 'Scalar', _R, False), ), "fill__Scalar", None),
 )
 
@@ -696,6 +766,14 @@ _masked_fill_overloads = (
 
 _index_put_overloads = (
     _Overload("index_put", (('indices', 'Tensor?[]', _R, False), ('values', 'Tensor', _R, False), ('accumulate', 'bool', False, False), ), "index_put", None),
+)
+
+_index_add__overloads = (
+    _Overload("index_add_", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "index_add_", None),
+)
+
+_index_add_overloads = (
+    _Overload("index_add", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "index_add", 'index_add_out'),
 )
 
 
@@ -916,6 +994,14 @@ class TensorMethods:
         """Schema: ``logical_not(Tensor self) -> Tensor``"""
         return _resolve("logical_not", _logical_not_overloads, args, kwargs, self)
 
+    def bitwise_not(self, *args, **kwargs):
+        """Schema: ``bitwise_not(Tensor self) -> Tensor``"""
+        return _resolve("bitwise_not", _bitwise_not_overloads, args, kwargs, self)
+
+    def bitwise_not_(self, *args, **kwargs):
+        """Schema: ``bitwise_not_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("bitwise_not_", _bitwise_not__overloads, args, kwargs, self)
+
     def gelu(self, *args, **kwargs):
         """Schema: ``gelu(Tensor self, *, str approximate='none') -> Tensor``"""
         return _resolve("gelu", _gelu_overloads, args, kwargs, self)
@@ -972,6 +1058,14 @@ class TensorMethods:
         """Schema: ``floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
         return _resolve("floor_divide_", _floor_divide__overloads, args, kwargs, self)
 
+    def fmod(self, *args, **kwargs):
+        """Schema: ``fmod.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("fmod", _fmod_overloads, args, kwargs, self)
+
+    def fmod_(self, *args, **kwargs):
+        """Schema: ``fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("fmod_", _fmod__overloads, args, kwargs, self)
+
     def pow(self, *args, **kwargs):
         """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
         return _resolve("pow", _pow_overloads, args, kwargs, self)
@@ -997,7 +1091,7 @@ class TensorMethods:
         return _resolve("atan2_", _atan2__overloads, args, kwargs, self)
 
     def clamp_min(self, *args, **kwargs):
-        """Schema: ``clamp_min(Tensor self, Scalar min) -> Tensor``"""
+        """Schema: ``clamp_min.Tensor(Tensor self, Tensor min) -> Tensor``"""
         return _resolve("clamp_min", _clamp_min_overloads, args, kwargs, self)
 
     def clamp_min_(self, *args, **kwargs):
@@ -1005,7 +1099,7 @@ class TensorMethods:
         return _resolve("clamp_min_", _clamp_min__overloads, args, kwargs, self)
 
     def clamp_max(self, *args, **kwargs):
-        """Schema: ``clamp_max(Tensor self, Scalar max) -> Tensor``"""
+        """Schema: ``clamp_max.Tensor(Tensor self, Tensor max) -> Tensor``"""
         return _resolve("clamp_max", _clamp_max_overloads, args, kwargs, self)
 
     def clamp_max_(self, *args, **kwargs):
@@ -1027,6 +1121,26 @@ class TensorMethods:
     def addcmul_(self, *args, **kwargs):
         """Schema: ``addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)``"""
         return _resolve("addcmul_", _addcmul__overloads, args, kwargs, self)
+
+    def addcdiv(self, *args, **kwargs):
+        """Schema: ``addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
+        return _resolve("addcdiv", _addcdiv_overloads, args, kwargs, self)
+
+    def addcdiv_(self, *args, **kwargs):
+        """Schema: ``addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)``"""
+        return _resolve("addcdiv_", _addcdiv__overloads, args, kwargs, self)
+
+    def isclose(self, *args, **kwargs):
+        """Schema: ``isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor``"""
+        return _resolve("isclose", _isclose_overloads, args, kwargs, self)
+
+    def allclose(self, *args, **kwargs):
+        """Schema: ``allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool``"""
+        return _resolve("allclose", _allclose_overloads, args, kwargs, self)
+
+    def equal(self, *args, **kwargs):
+        """Schema: ``equal(Tensor self, Tensor other) -> bool``"""
+        return _resolve("equal", _equal_overloads, args, kwargs, self)
 
     def eq(self, *args, **kwargs):
         """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -1144,6 +1258,14 @@ class TensorMethods:
         """Schema: ``expand_as(Tensor(a) self, Tensor other) -> Tensor(a)``"""
         return _resolve("expand_as", _expand_as_overloads, args, kwargs, self)
 
+    def view_as(self, *args, **kwargs):
+        """Schema: ``view_as(Tensor(a) self, Tensor other) -> Tensor(a)``"""
+        return _resolve("view_as", _view_as_overloads, args, kwargs, self)
+
+    def reshape_as(self, *args, **kwargs):
+        """Schema: ``reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)``"""
+        return _resolve("reshape_as", _reshape_as_overloads, args, kwargs, self)
+
     def narrow(self, *args, **kwargs):
         """Schema: ``narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)``"""
         return _resolve("narrow", _narrow_overloads, args, kwargs, self)
@@ -1229,7 +1351,7 @@ class TensorMethods:
         return _resolve("any", _any_overloads, args, kwargs, self)
 
     def norm(self, *args, **kwargs):
-        """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
+        """Schema: ``norm.str(Tensor self, str p='fro', int[1]? dim=None, bool keepdim=False) -> Tensor``"""
         return _resolve("norm", _norm_overloads, args, kwargs, self)
 
     def cumsum(self, *args, **kwargs):
@@ -1280,6 +1402,22 @@ class TensorMethods:
         """Schema: ``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``"""
         return _resolve("roll", _roll_overloads, args, kwargs, self)
 
+    def tril(self, *args, **kwargs):
+        """Schema: ``tril(Tensor self, int diagonal=0) -> Tensor``"""
+        return _resolve("tril", _tril_overloads, args, kwargs, self)
+
+    def tril_(self, *args, **kwargs):
+        """Schema: ``tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)``"""
+        return _resolve("tril_", _tril__overloads, args, kwargs, self)
+
+    def triu(self, *args, **kwargs):
+        """Schema: ``triu(Tensor self, int diagonal=0) -> Tensor``"""
+        return _resolve("triu", _triu_overloads, args, kwargs, self)
+
+    def triu_(self, *args, **kwargs):
+        """Schema: ``triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)``"""
+        return _resolve("triu_", _triu__overloads, args, kwargs, self)
+
     def repeat(self, *args, **kwargs):
         """Schema: ``repeat(Tensor self, SymInt[] repeats) -> Tensor``"""
         return _resolve("repeat", _repeat_overloads, args, kwargs, self)
@@ -1293,7 +1431,7 @@ class TensorMethods:
         return _resolve("copy_", _copy__overloads, args, kwargs, self)
 
     def fill_(self, *args, **kwargs):
-        """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
+        """Schema: ``fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)``"""
         return _resolve("fill_", _fill__overloads, args, kwargs, self)
 
     def zero_(self, *args, **kwargs):
@@ -1347,3 +1485,11 @@ class TensorMethods:
     def index_put(self, *args, **kwargs):
         """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""
         return _resolve("index_put", _index_put_overloads, args, kwargs, self)
+
+    def index_add_(self, *args, **kwargs):
+        """Schema: ``index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)``"""
+        return _resolve("index_add_", _index_add__overloads, args, kwargs, self)
+
+    def index_add(self, *args, **kwargs):
+        """Schema: ``index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor``"""
+        return _resolve("index_add", _index_add_overloads, args, kwargs, self)

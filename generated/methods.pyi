@@ -98,8 +98,12 @@ class TensorMethods:
         """Schema: ``ceil(Tensor self) -> Tensor``"""
     def ceil_(self) -> Tensor:
         """Schema: ``ceil_(Tensor(a!) self) -> Tensor(a!)``"""
+    @overload
     def round(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``round(Tensor self) -> Tensor``"""
+    @overload
+    def round(self, *, decimals: int) -> Tensor:
+        """Schema: ``round.decimals(Tensor self, *, int decimals) -> Tensor``"""
     def round_(self) -> Tensor:
         """Schema: ``round_(Tensor(a!) self) -> Tensor(a!)``"""
     def trunc(self, *, out: Tensor | None = None) -> Tensor:
@@ -114,6 +118,10 @@ class TensorMethods:
         """Schema: ``isfinite(Tensor self) -> Tensor``"""
     def logical_not(self) -> Tensor:
         """Schema: ``logical_not(Tensor self) -> Tensor``"""
+    def bitwise_not(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``bitwise_not(Tensor self) -> Tensor``"""
+    def bitwise_not_(self) -> Tensor:
+        """Schema: ``bitwise_not_(Tensor(a!) self) -> Tensor(a!)``"""
     def gelu(self, *, approximate: str = 'none') -> Tensor:
         """Schema: ``gelu(Tensor self, *, str approximate='none') -> Tensor``"""
     def square(self) -> Tensor:
@@ -190,8 +198,24 @@ class TensorMethods:
     @overload
     def floor_divide(self, other: int | float | bool) -> Tensor:
         """Schema: ``floor_divide.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
     def floor_divide_(self, other: Tensor) -> Tensor:
         """Schema: ``floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def floor_divide_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def fmod(self, other: Tensor) -> Tensor:
+        """Schema: ``fmod.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def fmod(self, other: int | float | bool) -> Tensor:
+        """Schema: ``fmod.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def fmod_(self, other: Tensor) -> Tensor:
+        """Schema: ``fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def fmod_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
     def pow(self, exponent: Tensor, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
@@ -211,10 +235,18 @@ class TensorMethods:
         """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
     def atan2_(self, other: Tensor) -> Tensor:
         """Schema: ``atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def clamp_min(self, min: Tensor) -> Tensor:
+        """Schema: ``clamp_min.Tensor(Tensor self, Tensor min) -> Tensor``"""
+    @overload
     def clamp_min(self, min: int | float | bool) -> Tensor:
         """Schema: ``clamp_min(Tensor self, Scalar min) -> Tensor``"""
     def clamp_min_(self, min: int | float | bool) -> Tensor:
         """Schema: ``clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)``"""
+    @overload
+    def clamp_max(self, max: Tensor) -> Tensor:
+        """Schema: ``clamp_max.Tensor(Tensor self, Tensor max) -> Tensor``"""
+    @overload
     def clamp_max(self, max: int | float | bool) -> Tensor:
         """Schema: ``clamp_max(Tensor self, Scalar max) -> Tensor``"""
     def clamp_max_(self, max: int | float | bool) -> Tensor:
@@ -231,6 +263,16 @@ class TensorMethods:
         """Schema: ``addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
     def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1) -> Tensor:
         """Schema: ``addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)``"""
+    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+        """Schema: ``addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor``"""
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: int | float | bool = 1) -> Tensor:
+        """Schema: ``addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)``"""
+    def isclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+        """Schema: ``isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor``"""
+    def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+        """Schema: ``allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool``"""
+    def equal(self, other: Tensor) -> Tensor:
+        """Schema: ``equal(Tensor self, Tensor other) -> bool``"""
     @overload
     def eq(self, other: Tensor) -> Tensor:
         """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -308,8 +350,12 @@ class TensorMethods:
         """Schema: ``select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)``"""
     def slice(self, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
         """Schema: ``slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)``"""
+    @overload
     def split(self, split_size: int, dim: int = 0) -> list[Tensor]:
         """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
+    @overload
+    def split(self, split_size: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+        """Schema: ``split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]``"""
     def split_with_sizes(self, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
         """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
     def unbind(self, dim: int = 0) -> list[Tensor]:
@@ -324,8 +370,16 @@ class TensorMethods:
         """Schema: ``unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)``"""
     def expand_as(self, other: Tensor) -> Tensor:
         """Schema: ``expand_as(Tensor(a) self, Tensor other) -> Tensor(a)``"""
+    def view_as(self, other: Tensor) -> Tensor:
+        """Schema: ``view_as(Tensor(a) self, Tensor other) -> Tensor(a)``"""
+    def reshape_as(self, other: Tensor) -> Tensor:
+        """Schema: ``reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)``"""
+    @overload
     def narrow(self, dim: int, start: int, length: int) -> Tensor:
         """Schema: ``narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)``"""
+    @overload
+    def narrow(self, dim: int, start: Tensor, length: int) -> Tensor:
+        """Schema: ``narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)``"""
     def chunk(self, chunks: int, dim: int = 0) -> list[Tensor]:
         """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
     @overload
@@ -433,6 +487,9 @@ class TensorMethods:
     def any(self, dim: int, keepdim: bool = False) -> Tensor:
         """Schema: ``any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor``"""
     @overload
+    def norm(self, p: str = "fro", dim: Sequence[int] | int | None = None, keepdim: bool = False) -> Tensor:
+        """Schema: ``norm.str(Tensor self, str p='fro', int[1]? dim=None, bool keepdim=False) -> Tensor``"""
+    @overload
     def norm(self, p: int | float | bool = 2) -> Tensor:
         """Schema: ``norm.Scalar(Tensor self, Scalar p=2) -> Tensor``"""
     @overload
@@ -462,12 +519,24 @@ class TensorMethods:
         """Schema: ``flip(Tensor self, int[] dims) -> Tensor``"""
     def roll(self, shifts: Sequence[int] | int, dims: Sequence[int] | int = ()) -> Tensor:
         """Schema: ``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``"""
+    def tril(self, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``tril(Tensor self, int diagonal=0) -> Tensor``"""
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        """Schema: ``tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)``"""
+    def triu(self, diagonal: int = 0, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``triu(Tensor self, int diagonal=0) -> Tensor``"""
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        """Schema: ``triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)``"""
     def repeat(self, repeats: Sequence[int] | int) -> Tensor:
         """Schema: ``repeat(Tensor self, SymInt[] repeats) -> Tensor``"""
     def clone(self, *, memory_format: Any | None = None) -> Tensor:
         """Schema: ``clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor``"""
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
         """Schema: ``copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)``"""
+    @overload
+    def fill_(self, value: Tensor) -> Tensor:
+        """Schema: ``fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)``"""
+    @overload
     def fill_(self, value: int | float | bool) -> Tensor:
         """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
     def zero_(self) -> Tensor:
@@ -512,3 +581,7 @@ class TensorMethods:
         """Schema: ``masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor``"""
     def index_put(self, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
         """Schema: ``index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor``"""
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)``"""
+    def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+        """Schema: ``index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor``"""

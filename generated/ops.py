@@ -5,6 +5,7 @@
 import builtins as _builtins
 
 from yaten._dispatch import Lazy as _Lazy
+from yaten._fp_errors import quiet as _quiet
 from yaten._dispatch import common_device as _common_device
 from yaten._dispatch import kernel as _kernel
 from yaten._out import write_out as _write_out
@@ -28,6 +29,11 @@ from .autograd_nodes import *
 from yaten.native.attention import (
     scaled_dot_product_attention as _native_scaled_dot_product_attention,
 )
+from yaten.native.closeness import (
+    allclose as _native_allclose,
+    equal as _native_equal,
+    isclose as _native_isclose,
+)
 from yaten.native.composite import (
     chunk as _native_chunk,
     clamp as _native_clamp,
@@ -36,15 +42,23 @@ from yaten.native.composite import (
     expand_as as _native_expand_as,
     flatten as _native_flatten,
     gelu as _native_gelu,
+    is_complex as _native_is_complex,
+    is_floating_point as _native_is_floating_point,
     linear as _native_linear,
     matmul as _native_matmul,
     movedim as _native_movedim,
     narrow as _native_narrow,
+    narrow_tensor as _native_narrow_tensor,
+    norm_str as _native_norm_str,
     outer as _native_outer,
     reshape as _native_reshape,
+    reshape_as as _native_reshape_as,
+    round_decimals as _native_round_decimals,
+    split_sizes as _native_split_sizes,
     square as _native_square,
     stack as _native_stack,
     unflatten as _native_unflatten,
+    view_as as _native_view_as,
 )
 from yaten.native.conv import (
     conv1d as _native_conv1d,
@@ -60,6 +74,8 @@ from yaten.native.copy import (
     to_copy as _native_to_copy,
 )
 from yaten.native.indexing import (
+    index_add as _native_index_add,
+    index_add_ as _native_index_add_,
     index_put as _native_index_put,
     masked_fill_scalar as _native_masked_fill_scalar,
     masked_fill_tensor as _native_masked_fill_tensor,
@@ -106,6 +122,12 @@ from yaten.native.reductions import (
 from yaten.native.sorting import (
     argsort as _native_argsort,
     argsort_stable as _native_argsort_stable,
+)
+from yaten.native.triangle import (
+    tril_ as _native_tril_,
+    tril_indices as _native_tril_indices,
+    triu_ as _native_triu_,
+    triu_indices as _native_triu_indices,
 )
 from yaten.native.views import (
     as_strided as _native_as_strided,
@@ -198,6 +220,8 @@ from yaten.kernels.cpu.shape import (
     flip as _cpu_flip,
     repeat as _cpu_repeat,
     roll as _cpu_roll,
+    tril as _cpu_tril,
+    triu as _cpu_triu,
     zero_ as _cpu_zero_,
 )
 from yaten.kernels.cpu.sort import (
@@ -208,7 +232,7 @@ from yaten.kernels.cpu.sort import (
 
 # Pointwise ops: scalar expressions from spec/native_functions.yaml, built per dtype on first use.
 _PW_neg = _PointwiseOp("neg", _pw_cpu.neg_kernel, (0,), (0,), "default", "all", None, None)
-_PW_abs = _PointwiseOp("abs", _pw_cpu.abs_kernel, (0,), (0,), "default", "all", None, None)
+_PW_abs = _PointwiseOp("abs", _pw_cpu.abs_kernel, (0,), (0,), "default", "no_bool", None, None)
 _PW_sign = _PointwiseOp("sign", _pw_cpu.sign_kernel, (0,), (0,), "default", "all", None, None)
 _PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None)
 _PW_expm1 = _PointwiseOp("expm1", _pw_cpu.expm1_kernel, (0,), (0,), "int_to_float", "all", None, None)
@@ -228,14 +252,15 @@ _PW_sigmoid = _PointwiseOp("sigmoid", _pw_cpu.sigmoid_kernel, (0,), (0,), "int_t
 _PW_relu = _PointwiseOp("relu", _pw_cpu.relu_kernel, (0,), (0,), "default", "all", None, None)
 _PW_silu = _PointwiseOp("silu", _pw_cpu.silu_kernel, (0,), (0,), "int_to_float", "floating", None, None)
 _PW_erf = _PointwiseOp("erf", _pw_cpu.erf_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_floor = _PointwiseOp("floor", _pw_cpu.floor_kernel, (0,), (0,), "default", "all", None, None)
-_PW_ceil = _PointwiseOp("ceil", _pw_cpu.ceil_kernel, (0,), (0,), "default", "all", None, None)
-_PW_round = _PointwiseOp("round", _pw_cpu.round_kernel, (0,), (0,), "default", "all", None, None)
-_PW_trunc = _PointwiseOp("trunc", _pw_cpu.trunc_kernel, (0,), (0,), "default", "all", None, None)
+_PW_floor = _PointwiseOp("floor", _pw_cpu.floor_kernel, (0,), (0,), "default", "no_bool", None, None)
+_PW_ceil = _PointwiseOp("ceil", _pw_cpu.ceil_kernel, (0,), (0,), "default", "no_bool", None, None)
+_PW_round = _PointwiseOp("round", _pw_cpu.round_kernel, (0,), (0,), "default", "no_bool", None, None)
+_PW_trunc = _PointwiseOp("trunc", _pw_cpu.trunc_kernel, (0,), (0,), "default", "no_bool", None, None)
 _PW_isnan = _PointwiseOp("isnan", _pw_cpu.isnan_kernel, (0,), (0,), "always_bool", "all", None, None)
 _PW_isinf = _PointwiseOp("isinf", _pw_cpu.isinf_kernel, (0,), (0,), "always_bool", "all", None, None)
 _PW_isfinite = _PointwiseOp("isfinite", _pw_cpu.isfinite_kernel, (0,), (0,), "always_bool", "all", None, None)
 _PW_logical_not = _PointwiseOp("logical_not", _pw_cpu.logical_not_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW_bitwise_not = _PointwiseOp("bitwise_not", _pw_cpu.bitwise_not_kernel, (0,), (0,), "default", "integral", None, None)
 _PW__gelu_erf = _PointwiseOp("_gelu_erf", _pw_cpu._gelu_erf_kernel, (0,), (0,), "int_to_float", "floating", None, None)
 _PW__gelu_tanh = _PointwiseOp("_gelu_tanh", _pw_cpu._gelu_tanh_kernel, (0,), (0,), "int_to_float", "floating", None, None)
 _PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, _pw_cpu.add_Tensor_kernel_unit_alpha)
@@ -246,21 +271,26 @@ _PW_mul_Tensor = _PointwiseOp("mul_Tensor", _pw_cpu.mul_Tensor_kernel, (0, 1), (
 _PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
 _PW_div_Tensor = _PointwiseOp("div_Tensor", _pw_cpu.div_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
 _PW_div_Scalar = _PointwiseOp("div_Scalar", _pw_cpu.div_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None, None)
-_PW_remainder_Tensor = _PointwiseOp("remainder_Tensor", _pw_cpu.remainder_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_remainder_Tensor = _PointwiseOp("remainder_Tensor", _pw_cpu.remainder_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
 _PW_remainder_Scalar = _PointwiseOp("remainder_Scalar", _pw_cpu.remainder_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_floor_divide = _PointwiseOp("floor_divide", _pw_cpu.floor_divide_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_floor_divide = _PointwiseOp("floor_divide", _pw_cpu.floor_divide_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
 _PW_floor_divide_Scalar = _PointwiseOp("floor_divide_Scalar", _pw_cpu.floor_divide_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_pow_Tensor_Tensor = _PointwiseOp("pow_Tensor_Tensor", _pw_cpu.pow_Tensor_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_fmod_Tensor = _PointwiseOp("fmod_Tensor", _pw_cpu.fmod_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
+_PW_fmod_Scalar = _PointwiseOp("fmod_Scalar", _pw_cpu.fmod_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_pow_Tensor_Tensor = _PointwiseOp("pow_Tensor_Tensor", _pw_cpu.pow_Tensor_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
 _PW_pow_Tensor_Scalar = _PointwiseOp("pow_Tensor_Scalar", _pw_cpu.pow_Tensor_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
 _PW_pow_Scalar = _PointwiseOp("pow_Scalar", _pw_cpu.pow_Scalar_kernel, (1,), (0, 1), "default", "all", None, None)
 _PW_maximum = _PointwiseOp("maximum", _pw_cpu.maximum_kernel, (0, 1), (0, 1), "default", "all", None, None)
 _PW_minimum = _PointwiseOp("minimum", _pw_cpu.minimum_kernel, (0, 1), (0, 1), "default", "all", None, None)
 _PW_atan2 = _PointwiseOp("atan2", _pw_cpu.atan2_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
 _PW_clamp_min = _PointwiseOp("clamp_min", _pw_cpu.clamp_min_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_clamp_min_Tensor = _PointwiseOp("clamp_min_Tensor", _pw_cpu.clamp_min_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
 _PW_clamp_max = _PointwiseOp("clamp_max", _pw_cpu.clamp_max_kernel, (0,), (0, 1), "default", "all", None, None)
+_PW_clamp_max_Tensor = _PointwiseOp("clamp_max_Tensor", _pw_cpu.clamp_max_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
 _PW_lerp_Scalar = _PointwiseOp("lerp_Scalar", _pw_cpu.lerp_Scalar_kernel, (0, 1), (0, 1), "default", "floating", None, None)
 _PW_lerp_Tensor = _PointwiseOp("lerp_Tensor", _pw_cpu.lerp_Tensor_kernel, (0, 1, 2), (0, 1, 2), "default", "floating", None, None)
 _PW_addcmul = _PointwiseOp("addcmul", _pw_cpu.addcmul_kernel, (0, 1, 2), (0, 1, 2), "default", "all", None, None)
+_PW_addcdiv = _PointwiseOp("addcdiv", _pw_cpu.addcdiv_kernel, (0, 1, 2), (0, 1, 2), "default", "all", None, None)
 _PW_eq_Tensor = _PointwiseOp("eq_Tensor", _pw_cpu.eq_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
 _PW_eq_Scalar = _PointwiseOp("eq_Scalar", _pw_cpu.eq_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
 _PW_ne_Tensor = _PointwiseOp("ne_Tensor", _pw_cpu.ne_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
@@ -293,72 +323,75 @@ _RT_topk = _return_type("topk", ("values", "indices"))
 _RT_nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))
 
 # Dispatch tables: device type -> array-level kernel.
-_K_sum = {"cpu": _cpu_sum_all, "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all")}
-_K_sum_dim_IntList = {"cpu": _cpu_sum_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_dim")}
-_K_mean = {"cpu": _cpu_mean_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "mean_dim")}
-_K_mean_dim = {"cpu": _cpu_mean_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "mean_dim")}
-_K_prod = {"cpu": _cpu_prod_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "prod_dim")}
-_K_prod_dim_int = {"cpu": _cpu_prod_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "prod_dim")}
-_K_max = {"cpu": _cpu_max_all, "cuda": _Lazy("yaten.kernels.cuda.reduce", "max_all")}
-_K_max_dim = {"cpu": _cpu_max_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "max_dim")}
-_K_min = {"cpu": _cpu_min_all, "cuda": _Lazy("yaten.kernels.cuda.reduce", "min_all")}
-_K_min_dim = {"cpu": _cpu_min_dim, "cuda": _Lazy("yaten.kernels.cuda.reduce", "min_dim")}
-_K_sort = {"cpu": _cpu_sort, "cuda": _Lazy("yaten.kernels.cuda.sort", "sort")}
-_K_sort_stable = {"cpu": _cpu_sort_stable, "cuda": _Lazy("yaten.kernels.cuda.sort", "sort_stable")}
-_K_topk = {"cpu": _cpu_topk, "cuda": _Lazy("yaten.kernels.cuda.sort", "topk")}
-_K_amax = {"cpu": _cpu_amax, "cuda": _Lazy("yaten.kernels.cuda.reduce", "amax")}
-_K_amin = {"cpu": _cpu_amin, "cuda": _Lazy("yaten.kernels.cuda.reduce", "amin")}
-_K_argmax = {"cpu": _cpu_argmax, "cuda": _Lazy("yaten.kernels.cuda.reduce", "argmax")}
-_K_argmin = {"cpu": _cpu_argmin, "cuda": _Lazy("yaten.kernels.cuda.reduce", "argmin")}
-_K_var_correction = {"cpu": _cpu_var, "cuda": _Lazy("yaten.kernels.cuda.reduce", "var")}
-_K_std_correction = {"cpu": _cpu_std, "cuda": _Lazy("yaten.kernels.cuda.reduce", "std")}
-_K_logsumexp = {"cpu": _cpu_logsumexp, "cuda": _Lazy("yaten.kernels.cuda.reduce", "logsumexp")}
-_K_all_dims = {"cpu": _cpu_all_dims, "cuda": _Lazy("yaten.kernels.cuda.reduce", "all_dims")}
-_K_any_dims = {"cpu": _cpu_any_dims, "cuda": _Lazy("yaten.kernels.cuda.reduce", "any_dims")}
-_K_norm_Scalar = {"cpu": _cpu_norm, "cuda": _Lazy("yaten.kernels.cuda.reduce", "norm")}
-_K_norm_ScalarOpt_dim = {"cpu": _cpu_norm, "cuda": _Lazy("yaten.kernels.cuda.reduce", "norm")}
-_K_cumsum = {"cpu": _cpu_cumsum, "cuda": _Lazy("yaten.kernels.cuda.scan", "cumsum")}
-_K__softmax = {"cpu": _cpu_softmax, "cuda": _Lazy("yaten.kernels.cuda.softmax", "softmax")}
-_K__log_softmax = {"cpu": _cpu_log_softmax, "cuda": _Lazy("yaten.kernels.cuda.softmax", "log_softmax")}
-_K__softmax_backward_data = {"cpu": _cpu_softmax_backward_data, "cuda": _Lazy("yaten.kernels.cuda.softmax", "softmax_backward_data")}
-_K__log_softmax_backward_data = {"cpu": _cpu_log_softmax_backward_data, "cuda": _Lazy("yaten.kernels.cuda.softmax", "log_softmax_backward_data")}
-_K_mm = {"cpu": _cpu_mm, "cuda": _Lazy("yaten.kernels.cuda.linalg", "mm")}
-_K_bmm = {"cpu": _cpu_bmm, "cuda": _Lazy("yaten.kernels.cuda.linalg", "bmm")}
-_K_addmm = {"cpu": _cpu_addmm, "cuda": _Lazy("yaten.kernels.cuda.linalg", "addmm")}
-_K_dot = {"cpu": _cpu_dot, "cuda": _Lazy("yaten.kernels.cuda.linalg", "dot")}
-_K_mv = {"cpu": _cpu_mv, "cuda": _Lazy("yaten.kernels.cuda.linalg", "mv")}
-_K_cat = {"cpu": _cpu_cat, "cuda": _Lazy("yaten.kernels.cuda.shape", "cat")}
-_K_flip = {"cpu": _cpu_flip, "cuda": _Lazy("yaten.kernels.cuda.shape", "flip")}
-_K_roll = {"cpu": _cpu_roll, "cuda": _Lazy("yaten.kernels.cuda.shape", "roll")}
-_K_repeat = {"cpu": _cpu_repeat, "cuda": _Lazy("yaten.kernels.cuda.shape", "repeat")}
-_K_clone = {"cpu": _cpu_clone, "cuda": _Lazy("yaten.kernels.cuda.copy", "clone")}
-_K_fill__Scalar = {"cpu": _cpu_fill_, "cuda": _Lazy("yaten.kernels.cuda.copy", "fill_")}
-_K_zero_ = {"cpu": _cpu_zero_, "cuda": _Lazy("yaten.kernels.cuda.copy", "zero_")}
-_K_index_select = {"cpu": _cpu_index_select, "cuda": _Lazy("yaten.kernels.cuda.index", "index_select")}
-_K_gather = {"cpu": _cpu_gather, "cuda": _Lazy("yaten.kernels.cuda.index", "gather_dim")}
-_K_scatter__src = {"cpu": _cpu_scatter_src_, "cuda": _Lazy("yaten.kernels.cuda.index", "scatter_src_")}
-_K_scatter__value = {"cpu": _cpu_scatter_value_, "cuda": _Lazy("yaten.kernels.cuda.index", "scatter_value_")}
-_K_scatter_add_ = {"cpu": _cpu_scatter_add_, "cuda": _Lazy("yaten.kernels.cuda.index", "scatter_add_")}
-_K_masked_fill__Scalar = {"cpu": _cpu_masked_fill_, "cuda": _Lazy("yaten.kernels.cuda.mask", "masked_fill_")}
-_K_masked_fill__Tensor = {"cpu": _cpu_masked_fill_, "cuda": _Lazy("yaten.kernels.cuda.mask", "masked_fill_")}
-_K_masked_select = {"cpu": _cpu_masked_select, "cuda": _Lazy("yaten.kernels.cuda.mask", "masked_select")}
-_K_index_Tensor = {"cpu": _cpu_index, "cuda": _Lazy("yaten.kernels.cuda.advanced_index", "index")}
-_K_index_put_ = {"cpu": _cpu_index_put_, "cuda": _Lazy("yaten.kernels.cuda.advanced_index", "index_put_")}
-_K_nonzero = {"cpu": _cpu_nonzero, "cuda": _Lazy("yaten.kernels.cuda.mask", "nonzero")}
-_K_nll_loss_forward = {"cpu": _cpu_nll_loss_forward, "cuda": _Lazy("yaten.kernels.cuda.loss", "nll_loss_forward")}
-_K_nll_loss_backward = {"cpu": _cpu_nll_loss_backward, "cuda": _Lazy("yaten.kernels.cuda.loss", "nll_loss_backward")}
-_K_convolution = {"cpu": _cpu_convolution, "cuda": _Lazy("yaten.kernels.cuda.conv", "convolution")}
-_K_convolution_backward = {"cpu": _cpu_convolution_backward, "cuda": _Lazy("yaten.kernels.cuda.conv", "convolution_backward")}
-_K_max_pool2d_with_indices = {"cpu": _cpu_max_pool2d_with_indices, "cuda": _Lazy("yaten.kernels.cuda.pool", "max_pool2d_with_indices")}
-_K_max_pool2d_with_indices_backward = {"cpu": _cpu_max_pool2d_with_indices_backward, "cuda": _Lazy("yaten.kernels.cuda.pool", "max_pool2d_with_indices_backward")}
-_K_avg_pool2d = {"cpu": _cpu_avg_pool2d, "cuda": _Lazy("yaten.kernels.cuda.pool", "avg_pool2d")}
-_K_avg_pool2d_backward = {"cpu": _cpu_avg_pool2d_backward, "cuda": _Lazy("yaten.kernels.cuda.pool", "avg_pool2d_backward")}
-_K_adaptive_avg_pool2d = {"cpu": _cpu_adaptive_avg_pool2d, "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d")}
-_K__adaptive_avg_pool2d_backward = {"cpu": _cpu_adaptive_avg_pool2d_backward, "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d_backward")}
-_K_native_layer_norm = {"cpu": _cpu_native_layer_norm, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm")}
-_K_native_batch_norm = {"cpu": _cpu_native_batch_norm, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm")}
-_K_native_layer_norm_backward = {"cpu": _cpu_native_layer_norm_backward, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm_backward")}
-_K_native_batch_norm_backward = {"cpu": _cpu_native_batch_norm_backward, "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm_backward")}
+_K_sum = {"cpu": _quiet(_cpu_sum_all), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all")}
+_K_sum_dim_IntList = {"cpu": _quiet(_cpu_sum_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_dim")}
+_K_mean = {"cpu": _quiet(_cpu_mean_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "mean_dim")}
+_K_mean_dim = {"cpu": _quiet(_cpu_mean_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "mean_dim")}
+_K_prod = {"cpu": _quiet(_cpu_prod_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "prod_dim")}
+_K_prod_dim_int = {"cpu": _quiet(_cpu_prod_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "prod_dim")}
+_K_max = {"cpu": _quiet(_cpu_max_all), "cuda": _Lazy("yaten.kernels.cuda.reduce", "max_all")}
+_K_max_dim = {"cpu": _quiet(_cpu_max_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "max_dim")}
+_K_min = {"cpu": _quiet(_cpu_min_all), "cuda": _Lazy("yaten.kernels.cuda.reduce", "min_all")}
+_K_min_dim = {"cpu": _quiet(_cpu_min_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "min_dim")}
+_K_sort = {"cpu": _quiet(_cpu_sort), "cuda": _Lazy("yaten.kernels.cuda.sort", "sort")}
+_K_sort_stable = {"cpu": _quiet(_cpu_sort_stable), "cuda": _Lazy("yaten.kernels.cuda.sort", "sort_stable")}
+_K_topk = {"cpu": _quiet(_cpu_topk), "cuda": _Lazy("yaten.kernels.cuda.sort", "topk")}
+_K_amax = {"cpu": _quiet(_cpu_amax), "cuda": _Lazy("yaten.kernels.cuda.reduce", "amax")}
+_K_amin = {"cpu": _quiet(_cpu_amin), "cuda": _Lazy("yaten.kernels.cuda.reduce", "amin")}
+_K_argmax = {"cpu": _quiet(_cpu_argmax), "cuda": _Lazy("yaten.kernels.cuda.reduce", "argmax")}
+_K_argmin = {"cpu": _quiet(_cpu_argmin), "cuda": _Lazy("yaten.kernels.cuda.reduce", "argmin")}
+_K_var_correction = {"cpu": _quiet(_cpu_var), "cuda": _Lazy("yaten.kernels.cuda.reduce", "var")}
+_K_std_correction = {"cpu": _quiet(_cpu_std), "cuda": _Lazy("yaten.kernels.cuda.reduce", "std")}
+_K_logsumexp = {"cpu": _quiet(_cpu_logsumexp), "cuda": _Lazy("yaten.kernels.cuda.reduce", "logsumexp")}
+_K_all_dims = {"cpu": _quiet(_cpu_all_dims), "cuda": _Lazy("yaten.kernels.cuda.reduce", "all_dims")}
+_K_any_dims = {"cpu": _quiet(_cpu_any_dims), "cuda": _Lazy("yaten.kernels.cuda.reduce", "any_dims")}
+_K_norm_Scalar = {"cpu": _quiet(_cpu_norm), "cuda": _Lazy("yaten.kernels.cuda.reduce", "norm")}
+_K_norm_ScalarOpt_dim = {"cpu": _quiet(_cpu_norm), "cuda": _Lazy("yaten.kernels.cuda.reduce", "norm")}
+_K_cumsum = {"cpu": _quiet(_cpu_cumsum), "cuda": _Lazy("yaten.kernels.cuda.scan", "cumsum")}
+_K__softmax = {"cpu": _quiet(_cpu_softmax), "cuda": _Lazy("yaten.kernels.cuda.softmax", "softmax")}
+_K__log_softmax = {"cpu": _quiet(_cpu_log_softmax), "cuda": _Lazy("yaten.kernels.cuda.softmax", "log_softmax")}
+_K__softmax_backward_data = {"cpu": _quiet(_cpu_softmax_backward_data), "cuda": _Lazy("yaten.kernels.cuda.softmax", "softmax_backward_data")}
+_K__log_softmax_backward_data = {"cpu": _quiet(_cpu_log_softmax_backward_data), "cuda": _Lazy("yaten.kernels.cuda.softmax", "log_softmax_backward_data")}
+_K_mm = {"cpu": _quiet(_cpu_mm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "mm")}
+_K_bmm = {"cpu": _quiet(_cpu_bmm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "bmm")}
+_K_addmm = {"cpu": _quiet(_cpu_addmm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "addmm")}
+_K_dot = {"cpu": _quiet(_cpu_dot), "cuda": _Lazy("yaten.kernels.cuda.linalg", "dot")}
+_K_mv = {"cpu": _quiet(_cpu_mv), "cuda": _Lazy("yaten.kernels.cuda.linalg", "mv")}
+_K_cat = {"cpu": _quiet(_cpu_cat), "cuda": _Lazy("yaten.kernels.cuda.shape", "cat")}
+_K_flip = {"cpu": _quiet(_cpu_flip), "cuda": _Lazy("yaten.kernels.cuda.shape", "flip")}
+_K_roll = {"cpu": _quiet(_cpu_roll), "cuda": _Lazy("yaten.kernels.cuda.shape", "roll")}
+_K_tril = {"cpu": _quiet(_cpu_tril), "cuda": _Lazy("yaten.kernels.cuda.shape", "tril")}
+_K_triu = {"cpu": _quiet(_cpu_triu), "cuda": _Lazy("yaten.kernels.cuda.shape", "triu")}
+_K_repeat = {"cpu": _quiet(_cpu_repeat), "cuda": _Lazy("yaten.kernels.cuda.shape", "repeat")}
+_K_clone = {"cpu": _quiet(_cpu_clone), "cuda": _Lazy("yaten.kernels.cuda.copy", "clone")}
+_K_fill__Scalar = {"cpu": _quiet(_cpu_fill_), "cuda": _Lazy("yaten.kernels.cuda.copy", "fill_")}
+_K_fill__Tensor = {"cpu": _quiet(_cpu_fill_), "cuda": _Lazy("yaten.kernels.cuda.copy", "fill_")}
+_K_zero_ = {"cpu": _quiet(_cpu_zero_), "cuda": _Lazy("yaten.kernels.cuda.copy", "zero_")}
+_K_index_select = {"cpu": _quiet(_cpu_index_select), "cuda": _Lazy("yaten.kernels.cuda.index", "index_select")}
+_K_gather = {"cpu": _quiet(_cpu_gather), "cuda": _Lazy("yaten.kernels.cuda.index", "gather_dim")}
+_K_scatter__src = {"cpu": _quiet(_cpu_scatter_src_), "cuda": _Lazy("yaten.kernels.cuda.index", "scatter_src_")}
+_K_scatter__value = {"cpu": _quiet(_cpu_scatter_value_), "cuda": _Lazy("yaten.kernels.cuda.index", "scatter_value_")}
+_K_scatter_add_ = {"cpu": _quiet(_cpu_scatter_add_), "cuda": _Lazy("yaten.kernels.cuda.index", "scatter_add_")}
+_K_masked_fill__Scalar = {"cpu": _quiet(_cpu_masked_fill_), "cuda": _Lazy("yaten.kernels.cuda.mask", "masked_fill_")}
+_K_masked_fill__Tensor = {"cpu": _quiet(_cpu_masked_fill_), "cuda": _Lazy("yaten.kernels.cuda.mask", "masked_fill_")}
+_K_masked_select = {"cpu": _quiet(_cpu_masked_select), "cuda": _Lazy("yaten.kernels.cuda.mask", "masked_select")}
+_K_index_Tensor = {"cpu": _quiet(_cpu_index), "cuda": _Lazy("yaten.kernels.cuda.advanced_index", "index")}
+_K_index_put_ = {"cpu": _quiet(_cpu_index_put_), "cuda": _Lazy("yaten.kernels.cuda.advanced_index", "index_put_")}
+_K_nonzero = {"cpu": _quiet(_cpu_nonzero), "cuda": _Lazy("yaten.kernels.cuda.mask", "nonzero")}
+_K_nll_loss_forward = {"cpu": _quiet(_cpu_nll_loss_forward), "cuda": _Lazy("yaten.kernels.cuda.loss", "nll_loss_forward")}
+_K_nll_loss_backward = {"cpu": _quiet(_cpu_nll_loss_backward), "cuda": _Lazy("yaten.kernels.cuda.loss", "nll_loss_backward")}
+_K_convolution = {"cpu": _quiet(_cpu_convolution), "cuda": _Lazy("yaten.kernels.cuda.conv", "convolution")}
+_K_convolution_backward = {"cpu": _quiet(_cpu_convolution_backward), "cuda": _Lazy("yaten.kernels.cuda.conv", "convolution_backward")}
+_K_max_pool2d_with_indices = {"cpu": _quiet(_cpu_max_pool2d_with_indices), "cuda": _Lazy("yaten.kernels.cuda.pool", "max_pool2d_with_indices")}
+_K_max_pool2d_with_indices_backward = {"cpu": _quiet(_cpu_max_pool2d_with_indices_backward), "cuda": _Lazy("yaten.kernels.cuda.pool", "max_pool2d_with_indices_backward")}
+_K_avg_pool2d = {"cpu": _quiet(_cpu_avg_pool2d), "cuda": _Lazy("yaten.kernels.cuda.pool", "avg_pool2d")}
+_K_avg_pool2d_backward = {"cpu": _quiet(_cpu_avg_pool2d_backward), "cuda": _Lazy("yaten.kernels.cuda.pool", "avg_pool2d_backward")}
+_K_adaptive_avg_pool2d = {"cpu": _quiet(_cpu_adaptive_avg_pool2d), "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d")}
+_K__adaptive_avg_pool2d_backward = {"cpu": _quiet(_cpu_adaptive_avg_pool2d_backward), "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d_backward")}
+_K_native_layer_norm = {"cpu": _quiet(_cpu_native_layer_norm), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm")}
+_K_native_batch_norm = {"cpu": _quiet(_cpu_native_batch_norm), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm")}
+_K_native_layer_norm_backward = {"cpu": _quiet(_cpu_native_layer_norm_backward), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm_backward")}
+_K_native_batch_norm_backward = {"cpu": _quiet(_cpu_native_batch_norm_backward), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm_backward")}
 
 
 def neg(self):
@@ -392,7 +425,7 @@ def neg_out(self, *, out):
     """neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('neg')
-    return _write_out('neg', out, neg(self))
+    return _write_out('neg', out, neg(self), (self,))
 
 
 def abs(self):
@@ -429,7 +462,7 @@ def abs_out(self, *, out):
     """abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('abs')
-    return _write_out('abs', out, abs(self))
+    return _write_out('abs', out, abs(self), (self,))
 
 
 def sign(self):
@@ -463,7 +496,7 @@ def sign_out(self, *, out):
     """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('sign')
-    return _write_out('sign', out, sign(self))
+    return _write_out('sign', out, sign(self), (self,))
 
 
 def exp(self):
@@ -499,7 +532,7 @@ def exp_out(self, *, out):
     """exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('exp')
-    return _write_out('exp', out, exp(self))
+    return _write_out('exp', out, exp(self), (self,))
 
 
 def expm1(self):
@@ -535,7 +568,7 @@ def expm1_out(self, *, out):
     """expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('expm1')
-    return _write_out('expm1', out, expm1(self))
+    return _write_out('expm1', out, expm1(self), (self,))
 
 
 def log(self):
@@ -572,7 +605,7 @@ def log_out(self, *, out):
     """log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('log')
-    return _write_out('log', out, log(self))
+    return _write_out('log', out, log(self), (self,))
 
 
 def log2(self):
@@ -609,7 +642,7 @@ def log2_out(self, *, out):
     """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('log2')
-    return _write_out('log2', out, log2(self))
+    return _write_out('log2', out, log2(self), (self,))
 
 
 def log10(self):
@@ -646,7 +679,7 @@ def log10_out(self, *, out):
     """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('log10')
-    return _write_out('log10', out, log10(self))
+    return _write_out('log10', out, log10(self), (self,))
 
 
 def log1p(self):
@@ -683,7 +716,7 @@ def log1p_out(self, *, out):
     """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('log1p')
-    return _write_out('log1p', out, log1p(self))
+    return _write_out('log1p', out, log1p(self), (self,))
 
 
 def sqrt(self):
@@ -719,7 +752,7 @@ def sqrt_out(self, *, out):
     """sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('sqrt')
-    return _write_out('sqrt', out, sqrt(self))
+    return _write_out('sqrt', out, sqrt(self), (self,))
 
 
 def rsqrt(self):
@@ -755,7 +788,7 @@ def rsqrt_out(self, *, out):
     """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('rsqrt')
-    return _write_out('rsqrt', out, rsqrt(self))
+    return _write_out('rsqrt', out, rsqrt(self), (self,))
 
 
 def reciprocal(self):
@@ -791,7 +824,7 @@ def reciprocal_out(self, *, out):
     """reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('reciprocal')
-    return _write_out('reciprocal', out, reciprocal(self))
+    return _write_out('reciprocal', out, reciprocal(self), (self,))
 
 
 def sin(self):
@@ -828,7 +861,7 @@ def sin_out(self, *, out):
     """sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('sin')
-    return _write_out('sin', out, sin(self))
+    return _write_out('sin', out, sin(self), (self,))
 
 
 def cos(self):
@@ -865,7 +898,7 @@ def cos_out(self, *, out):
     """cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('cos')
-    return _write_out('cos', out, cos(self))
+    return _write_out('cos', out, cos(self), (self,))
 
 
 def tan(self):
@@ -901,7 +934,7 @@ def tan_out(self, *, out):
     """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('tan')
-    return _write_out('tan', out, tan(self))
+    return _write_out('tan', out, tan(self), (self,))
 
 
 def atan(self):
@@ -938,7 +971,7 @@ def atan_out(self, *, out):
     """atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('atan')
-    return _write_out('atan', out, atan(self))
+    return _write_out('atan', out, atan(self), (self,))
 
 
 def tanh(self):
@@ -974,7 +1007,7 @@ def tanh_out(self, *, out):
     """tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('tanh')
-    return _write_out('tanh', out, tanh(self))
+    return _write_out('tanh', out, tanh(self), (self,))
 
 
 def sigmoid(self):
@@ -1010,7 +1043,7 @@ def sigmoid_out(self, *, out):
     """sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('sigmoid')
-    return _write_out('sigmoid', out, sigmoid(self))
+    return _write_out('sigmoid', out, sigmoid(self), (self,))
 
 
 def relu(self):
@@ -1046,7 +1079,7 @@ def relu_out(self, *, out):
     """relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('relu')
-    return _write_out('relu', out, relu(self))
+    return _write_out('relu', out, relu(self), (self,))
 
 
 def silu(self):
@@ -1083,7 +1116,7 @@ def silu_out(self, *, out):
     """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('silu')
-    return _write_out('silu', out, silu(self))
+    return _write_out('silu', out, silu(self), (self,))
 
 
 def erf(self):
@@ -1120,7 +1153,7 @@ def erf_out(self, *, out):
     """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('erf')
-    return _write_out('erf', out, erf(self))
+    return _write_out('erf', out, erf(self), (self,))
 
 
 def floor(self):
@@ -1154,7 +1187,7 @@ def floor_out(self, *, out):
     """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('floor')
-    return _write_out('floor', out, floor(self))
+    return _write_out('floor', out, floor(self), (self,))
 
 
 def ceil(self):
@@ -1188,7 +1221,7 @@ def ceil_out(self, *, out):
     """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('ceil')
-    return _write_out('ceil', out, ceil(self))
+    return _write_out('ceil', out, ceil(self), (self,))
 
 
 def round(self):
@@ -1200,6 +1233,11 @@ def round(self):
         _connect(node, (self,))
         _set_history(result, node)
     return result
+
+
+def round_decimals(self, decimals):
+    """round.decimals(Tensor self, *, int decimals) -> Tensor"""
+    return _native_round_decimals(self, decimals)
 
 
 def round_(self):
@@ -1222,7 +1260,7 @@ def round_out(self, *, out):
     """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('round')
-    return _write_out('round', out, round(self))
+    return _write_out('round', out, round(self), (self,))
 
 
 def trunc(self):
@@ -1256,7 +1294,7 @@ def trunc_out(self, *, out):
     """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('trunc')
-    return _write_out('trunc', out, trunc(self))
+    return _write_out('trunc', out, trunc(self), (self,))
 
 
 def isnan(self):
@@ -1285,6 +1323,28 @@ def logical_not(self):
     device = self._device
     result = _wrap(_PW_logical_not(device, (self._data,)), device)
     return result
+
+
+def bitwise_not(self):
+    """bitwise_not(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_bitwise_not(device, (self._data,)), device)
+    return result
+
+
+def bitwise_not_(self):
+    """bitwise_not_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    _PW_bitwise_not(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_not_out(self, *, out):
+    """bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('bitwise_not')
+    return _write_out('bitwise_not', out, bitwise_not(self), (self,))
 
 
 def _gelu_erf(self):
@@ -1358,7 +1418,7 @@ def add_out(self, other, alpha=1, *, out):
     """add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or other._rg):
         _out_of_autograd('add')
-    return _write_out('add', out, add_Tensor(self, other, alpha))
+    return _write_out('add', out, add_Tensor(self, other, alpha), (self, other))
 
 
 def add_Scalar(self, other, alpha=1):
@@ -1427,7 +1487,7 @@ def sub_out(self, other, alpha=1, *, out):
     """sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or other._rg):
         _out_of_autograd('sub')
-    return _write_out('sub', out, sub_Tensor(self, other, alpha))
+    return _write_out('sub', out, sub_Tensor(self, other, alpha), (self, other))
 
 
 def sub_Scalar(self, other, alpha=1):
@@ -1499,7 +1559,7 @@ def mul_out(self, other, *, out):
     """mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or other._rg):
         _out_of_autograd('mul')
-    return _write_out('mul', out, mul_Tensor(self, other))
+    return _write_out('mul', out, mul_Tensor(self, other), (self, other))
 
 
 def mul_Scalar(self, other):
@@ -1573,7 +1633,7 @@ def div_out(self, other, *, out):
     """div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or other._rg):
         _out_of_autograd('div')
-    return _write_out('div', out, div_Tensor(self, other))
+    return _write_out('div', out, div_Tensor(self, other), (self, other))
 
 
 def div_Scalar(self, other):
@@ -1696,6 +1756,77 @@ def floor_divide_Scalar(self, other):
     return result
 
 
+def floor_divide__Scalar(self, other):
+    """floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    _PW_floor_divide_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def fmod_Tensor(self, other):
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('fmod', self, other, scalars_from=0)
+    result = _wrap(_PW_fmod_Tensor(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = FmodBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+        _set_history(result, node)
+    return result
+
+
+def fmod__Tensor(self, other):
+    """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('fmod_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and other._rg else self
+    if recording:
+        node = FmodBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_fmod_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def fmod_Scalar(self, other):
+    """fmod.Scalar(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_fmod_Scalar(device, (self._data, other)), device)
+    if _GRAD.enabled and self._rg:
+        node = FmodBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def fmod__Scalar(self, other):
+    """fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = FmodBackward0()
+        _connect(node, (self,))
+    _PW_fmod_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
 def pow_Tensor_Tensor(self, exponent):
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
     device = self._device
@@ -1716,7 +1847,7 @@ def pow_Tensor_Tensor_out(self, exponent, *, out):
     """pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or exponent._rg):
         _out_of_autograd('pow')
-    return _write_out('pow', out, pow_Tensor_Tensor(self, exponent))
+    return _write_out('pow', out, pow_Tensor_Tensor(self, exponent), (self, exponent))
 
 
 def pow_Tensor_Scalar(self, exponent):
@@ -1784,7 +1915,7 @@ def maximum_out(self, other, *, out):
     """maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or other._rg):
         _out_of_autograd('maximum')
-    return _write_out('maximum', out, maximum(self, other))
+    return _write_out('maximum', out, maximum(self, other), (self, other))
 
 
 def minimum(self, other):
@@ -1806,7 +1937,7 @@ def minimum_out(self, other, *, out):
     """minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or other._rg):
         _out_of_autograd('minimum')
-    return _write_out('minimum', out, minimum(self, other))
+    return _write_out('minimum', out, minimum(self, other), (self, other))
 
 
 def atan2(self, other):
@@ -1877,6 +2008,21 @@ def clamp_min_(self, min):
     return self
 
 
+def clamp_min_Tensor(self, min):
+    """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor"""
+    device = self._device
+    if min._device is not device:
+        device = _common_device('clamp_min', self, min, scalars_from=0)
+    result = _wrap(_PW_clamp_min_Tensor(device, (self._data, min._data)), device)
+    if _GRAD.enabled and (self._rg or min._rg):
+        node = ClampMinBackward1()
+        _connect(node, (self, min))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_min_ = _Saved(min, False)
+        _set_history(result, node)
+    return result
+
+
 def clamp_max(self, max):
     """clamp_max(Tensor self, Scalar max) -> Tensor"""
     device = self._device
@@ -1907,6 +2053,21 @@ def clamp_max_(self, max):
     if recording:
         _set_inplace_history(self, node)
     return self
+
+
+def clamp_max_Tensor(self, max):
+    """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor"""
+    device = self._device
+    if max._device is not device:
+        device = _common_device('clamp_max', self, max, scalars_from=0)
+    result = _wrap(_PW_clamp_max_Tensor(device, (self._data, max._data)), device)
+    if _GRAD.enabled and (self._rg or max._rg):
+        node = ClampMaxBackward1()
+        _connect(node, (self, max))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_max_ = _Saved(max, False)
+        _set_history(result, node)
+    return result
 
 
 def lerp_Scalar(self, end, weight):
@@ -1999,7 +2160,66 @@ def addcmul_out(self, tensor1, tensor2, value=1, *, out):
     """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg):
         _out_of_autograd('addcmul')
-    return _write_out('addcmul', out, addcmul(self, tensor1, tensor2, value))
+    return _write_out('addcmul', out, addcmul(self, tensor1, tensor2, value), (self, tensor1, tensor2))
+
+
+def addcdiv(self, tensor1, tensor2, value=1):
+    """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
+    device = self._device
+    if tensor1._device is not device or tensor2._device is not device:
+        device = _common_device('addcdiv', self, tensor1, tensor2, scalars_from=0)
+    result = _wrap(_PW_addcdiv(device, (self._data, tensor1._data, tensor2._data, value)), device)
+    if _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg):
+        node = AddcdivBackward0()
+        _connect(node, (self, tensor1, tensor2))
+        node._saved_tensor1_ = _Saved(tensor1, False) if tensor2._rg else _NOT_SAVED
+        node._saved_tensor2_ = _Saved(tensor2, False) if (tensor1._rg or tensor2._rg) else _NOT_SAVED
+        node._saved_value = value
+        _set_history(result, node)
+    return result
+
+
+def addcdiv_(self, tensor1, tensor2, value=1):
+    """addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)"""
+    device = self._device
+    if tensor1._device is not device or tensor2._device is not device:
+        device = _common_device('addcdiv_', self, tensor1, tensor2, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = AddcdivBackward0()
+        _connect(node, (self, tensor1, tensor2))
+        node._saved_tensor1_ = _Saved(tensor1, False) if tensor2._rg else _NOT_SAVED
+        node._saved_tensor2_ = _Saved(tensor2, False) if (tensor1._rg or tensor2._rg) else _NOT_SAVED
+        node._saved_value = value
+    _PW_addcdiv(device, (self._data, tensor1._data, tensor2._data, value), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def addcdiv_out(self, tensor1, tensor2, value=1, *, out):
+    """addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or tensor1._rg or tensor2._rg):
+        _out_of_autograd('addcdiv')
+    return _write_out('addcdiv', out, addcdiv(self, tensor1, tensor2, value), (self, tensor1, tensor2))
+
+
+def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor"""
+    return _native_isclose(self, other, rtol, atol, equal_nan)
+
+
+def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool"""
+    return _native_allclose(self, other, rtol, atol, equal_nan)
+
+
+def equal(self, other):
+    """equal(Tensor self, Tensor other) -> bool"""
+    return _native_equal(self, other)
 
 
 def eq_Tensor(self, other):
@@ -2337,6 +2557,11 @@ def split_Tensor(self, split_size, dim=0):
     return result
 
 
+def split_sizes(self, split_size, dim=0):
+    """split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]"""
+    return _native_split_sizes(self, split_size, dim)
+
+
 def split_with_sizes(self, split_sizes, dim=0):
     """split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]"""
     result = _native_split_with_sizes(self, split_sizes, dim)
@@ -2391,9 +2616,34 @@ def expand_as(self, other):
     return _native_expand_as(self, other)
 
 
+def is_floating_point(self):
+    """is_floating_point(Tensor self) -> bool"""
+    return _native_is_floating_point(self)
+
+
+def is_complex(self):
+    """is_complex(Tensor self) -> bool"""
+    return _native_is_complex(self)
+
+
+def view_as(self, other):
+    """view_as(Tensor(a) self, Tensor other) -> Tensor(a)"""
+    return _native_view_as(self, other)
+
+
+def reshape_as(self, other):
+    """reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)"""
+    return _native_reshape_as(self, other)
+
+
 def narrow(self, dim, start, length):
     """narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)"""
     return _native_narrow(self, dim, start, length)
+
+
+def narrow_Tensor(self, dim, start, length):
+    """narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)"""
+    return _native_narrow_tensor(self, dim, start, length)
 
 
 def chunk(self, chunks, dim=0):
@@ -2748,6 +2998,11 @@ def norm_ScalarOpt_dim(self, p, dim, keepdim=False):
     return result
 
 
+def norm_str(self, p="fro", dim=None, keepdim=False):
+    """norm.str(Tensor self, str p="fro", int[1]? dim=None, bool keepdim=False) -> Tensor"""
+    return _native_norm_str(self, p, dim, keepdim)
+
+
 def cumsum(self, dim, dtype=None):
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
     device = self._device
@@ -3012,6 +3267,64 @@ def roll(self, shifts, dims=()):
     return result
 
 
+def tril(self, diagonal=0):
+    """tril(Tensor self, int diagonal=0) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K_tril, device, 'tril')(self=self._data, diagonal=diagonal), device)
+    if _GRAD.enabled and self._rg:
+        node = TrilBackward0()
+        _connect(node, (self,))
+        node._saved_diagonal = diagonal
+        _set_history(result, node)
+    return result
+
+
+def tril_out(self, diagonal=0, *, out):
+    """tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('tril')
+    return _write_out('tril', out, tril(self, diagonal))
+
+
+def tril_(self, diagonal=0):
+    """tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)"""
+    return _native_tril_(self, diagonal)
+
+
+def triu(self, diagonal=0):
+    """triu(Tensor self, int diagonal=0) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K_triu, device, 'triu')(self=self._data, diagonal=diagonal), device)
+    if _GRAD.enabled and self._rg:
+        node = TriuBackward0()
+        _connect(node, (self,))
+        node._saved_diagonal = diagonal
+        _set_history(result, node)
+    return result
+
+
+def triu_out(self, diagonal=0, *, out):
+    """triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('triu')
+    return _write_out('triu', out, triu(self, diagonal))
+
+
+def triu_(self, diagonal=0):
+    """triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)"""
+    return _native_triu_(self, diagonal)
+
+
+def tril_indices(row, col, offset=0, dtype=None, layout=None, device=None, pin_memory=None):
+    """tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_tril_indices(row, col, offset, dtype, layout, device, pin_memory)
+
+
+def triu_indices(row, col, offset=0, dtype=None, layout=None, device=None, pin_memory=None):
+    """triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_triu_indices(row, col, offset, dtype, layout, device, pin_memory)
+
+
 def repeat(self, repeats):
     """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
     device = self._device
@@ -3066,6 +3379,24 @@ def fill__Scalar(self, value):
         node = FillBackward0()
         _connect(node, (self,))
     _kernel(_K_fill__Scalar, device, 'fill_')(self=self._data, value=value)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def fill__Tensor(self, value):
+    """fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)"""
+    device = self._device
+    if value._device is not device:
+        device = _common_device('fill_', self, value, scalars_from=-1)
+    recording = _GRAD.enabled and (self._rg or value._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = FillBackward1()
+        _connect(node, (self, value))
+    _kernel(_K_fill__Tensor, device, 'fill_')(self=self._data, value=value._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3313,6 +3644,23 @@ def index_put(self, indices, values, accumulate=False):
     return _native_index_put(self, indices, values, accumulate)
 
 
+def index_add_(self, dim, index, source, alpha=1):
+    """index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)"""
+    return _native_index_add_(self, dim, index, source, alpha)
+
+
+def index_add(self, dim, index, source, alpha=1):
+    """index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor"""
+    return _native_index_add(self, dim, index, source, alpha)
+
+
+def index_add_out(self, dim, index, source, alpha=1, *, out):
+    """index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or index._rg or source._rg):
+        _out_of_autograd('index_add')
+    return _write_out('index_add', out, index_add(self, dim, index, source, alpha))
+
+
 def leaky_relu(self, negative_slope=0.01):
     """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor"""
     device = self._device
@@ -3349,7 +3697,7 @@ def leaky_relu_out(self, negative_slope=0.01, *, out):
     """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('leaky_relu')
-    return _write_out('leaky_relu', out, leaky_relu(self, negative_slope))
+    return _write_out('leaky_relu', out, leaky_relu(self, negative_slope), (self,))
 
 
 def elu(self, alpha=1):
@@ -3388,7 +3736,7 @@ def elu_out(self, alpha=1, *, out):
     """elu.out(Tensor self, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('elu')
-    return _write_out('elu', out, elu(self, alpha))
+    return _write_out('elu', out, elu(self, alpha), (self,))
 
 
 def softplus(self, beta=1, threshold=20):
@@ -3409,7 +3757,7 @@ def softplus_out(self, beta=1, threshold=20, *, out):
     """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('softplus')
-    return _write_out('softplus', out, softplus(self, beta, threshold))
+    return _write_out('softplus', out, softplus(self, beta, threshold), (self,))
 
 
 def hardtanh(self, min_val=-1, max_val=1):
@@ -3450,7 +3798,7 @@ def hardtanh_out(self, min_val=-1, max_val=1, *, out):
     """hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)"""
     if _GRAD.enabled and self._rg:
         _out_of_autograd('hardtanh')
-    return _write_out('hardtanh', out, hardtanh(self, min_val, max_val))
+    return _write_out('hardtanh', out, hardtanh(self, min_val, max_val), (self,))
 
 
 def dropout(input, p, train):

@@ -10,7 +10,7 @@ import numpy as _np
 from yaten.kernels.cpu.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: f815923173723a2978cde5eb910f784cf7e7a4beea8f9a328675e843fd88c13d
+# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: ee594020d756e0d2e2857a36eb626f538f2f8cf654a872127ea4a38a405198f4
 
 
 def neg_kernel(self):  # spec/native_functions.yaml:6
@@ -21,128 +21,132 @@ def abs_kernel(self):  # spec/native_functions.yaml:13
     return abs(self)
 
 
-def sign_kernel(self):  # spec/native_functions.yaml:20
+def sign_kernel(self):  # spec/native_functions.yaml:21
     return sign(self)
 
 
-def exp_kernel(self):  # spec/native_functions.yaml:27
+def exp_kernel(self):  # spec/native_functions.yaml:28
     return exp(self)
 
 
-def expm1_kernel(self):  # spec/native_functions.yaml:35
+def expm1_kernel(self):  # spec/native_functions.yaml:36
     return expm1(self)
 
 
-def log_kernel(self):  # spec/native_functions.yaml:43
+def log_kernel(self):  # spec/native_functions.yaml:44
     return log(self)
 
 
-def log2_kernel(self):  # spec/native_functions.yaml:51
+def log2_kernel(self):  # spec/native_functions.yaml:52
     return log2(self)
 
 
-def log10_kernel(self):  # spec/native_functions.yaml:59
+def log10_kernel(self):  # spec/native_functions.yaml:60
     return log10(self)
 
 
-def log1p_kernel(self):  # spec/native_functions.yaml:67
+def log1p_kernel(self):  # spec/native_functions.yaml:68
     return log1p(self)
 
 
-def sqrt_kernel(self):  # spec/native_functions.yaml:75
+def sqrt_kernel(self):  # spec/native_functions.yaml:76
     return sqrt(self)
 
 
-def rsqrt_kernel(self):  # spec/native_functions.yaml:83
+def rsqrt_kernel(self):  # spec/native_functions.yaml:84
     return rsqrt(self)
 
 
-def reciprocal_kernel(self):  # spec/native_functions.yaml:91
+def reciprocal_kernel(self):  # spec/native_functions.yaml:92
     return reciprocal(self)
 
 
-def sin_kernel(self):  # spec/native_functions.yaml:99
+def sin_kernel(self):  # spec/native_functions.yaml:100
     return sin(self)
 
 
-def cos_kernel(self):  # spec/native_functions.yaml:107
+def cos_kernel(self):  # spec/native_functions.yaml:108
     return cos(self)
 
 
-def tan_kernel(self):  # spec/native_functions.yaml:115
+def tan_kernel(self):  # spec/native_functions.yaml:116
     return tan(self)
 
 
-def atan_kernel(self):  # spec/native_functions.yaml:123
+def atan_kernel(self):  # spec/native_functions.yaml:124
     return atan(self)
 
 
-def tanh_kernel(self):  # spec/native_functions.yaml:131
+def tanh_kernel(self):  # spec/native_functions.yaml:132
     return tanh(self)
 
 
-def sigmoid_kernel(self):  # spec/native_functions.yaml:139
+def sigmoid_kernel(self):  # spec/native_functions.yaml:140
     return sigmoid(self)
 
 
-def relu_kernel(self):  # spec/native_functions.yaml:147
+def relu_kernel(self):  # spec/native_functions.yaml:148
     return relu(self)
 
 
-def silu_kernel(self):  # spec/native_functions.yaml:154
+def silu_kernel(self):  # spec/native_functions.yaml:155
     return silu(self)
 
 
-def erf_kernel(self):  # spec/native_functions.yaml:163
+def erf_kernel(self):  # spec/native_functions.yaml:164
     return erf(self)
 
 
-def floor_kernel(self):  # spec/native_functions.yaml:171
+def floor_kernel(self):  # spec/native_functions.yaml:172
     return floor(self)
 
 
-def ceil_kernel(self):  # spec/native_functions.yaml:178
+def ceil_kernel(self):  # spec/native_functions.yaml:180
     return ceil(self)
 
 
-def round_kernel(self):  # spec/native_functions.yaml:185
+def round_kernel(self):  # spec/native_functions.yaml:188
     return round(self)
 
 
-def trunc_kernel(self):  # spec/native_functions.yaml:192
+def trunc_kernel(self):  # spec/native_functions.yaml:200
     return trunc(self)
 
 
-def isnan_kernel(self):  # spec/native_functions.yaml:199
+def isnan_kernel(self):  # spec/native_functions.yaml:208
     return isnan(self)
 
 
-def isinf_kernel(self):  # spec/native_functions.yaml:203
+def isinf_kernel(self):  # spec/native_functions.yaml:212
     return isinf(self)
 
 
-def isfinite_kernel(self):  # spec/native_functions.yaml:207
+def isfinite_kernel(self):  # spec/native_functions.yaml:216
     return isfinite(self)
 
 
-def logical_not_kernel(self):  # spec/native_functions.yaml:211
+def logical_not_kernel(self):  # spec/native_functions.yaml:220
     return self == 0
 
 
-def _gelu_erf_kernel(self):  # spec/native_functions.yaml:215
+def bitwise_not_kernel(self):  # spec/native_functions.yaml:224
+    return ~self
+
+
+def _gelu_erf_kernel(self):  # spec/native_functions.yaml:232
     return gelu_erf(self)
 
 
-def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:220
+def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:237
     return gelu_tanh(self)
 
 
-def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:235
+def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:252
     return self + alpha * other
 add_Tensor_kernel_unit_alpha = _np.add  # the same, for alpha == 1: self + other
 
 
-def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:242
+def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:259
     return self + alpha * other
 
 
@@ -150,12 +154,12 @@ def add_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self + other
 
 
-def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:248
+def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:265
     return self - alpha * other
 sub_Tensor_kernel_unit_alpha = _np.subtract  # the same, for alpha == 1: self - other
 
 
-def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:255
+def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:272
     return self - alpha * other
 
 
@@ -163,158 +167,178 @@ def sub_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self - other
 
 
-mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:261: self * other
+mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:278: self * other
 
 
-def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:268
+def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:285
     return self * other
 
 
-def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:274
+def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:291
     return truediv(self, other)
 
 
-def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:282
+def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:299
     return truediv(self, other)
 
 
-def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:289
+def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:306
     return fmod_py(self, other)
 
 
-def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:294
+def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:312
     return fmod_py(self, other)
 
 
-def floor_divide_kernel(self, other):  # spec/native_functions.yaml:299
+def floor_divide_kernel(self, other):  # spec/native_functions.yaml:317
     return floordiv(self, other)
 
 
-def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:304
+def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:323
     return floordiv(self, other)
 
 
-def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:307
+def fmod_Tensor_kernel(self, other):  # spec/native_functions.yaml:328
+    return fmod(self, other)
+
+
+def fmod_Scalar_kernel(self, other):  # spec/native_functions.yaml:334
+    return fmod(self, other)
+
+
+def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:339
     return pow(self, exponent)
 
 
-def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:312
+def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:345
     return pow(self, exponent)
 
 
-def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:318
+def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:351
     return pow(self, exponent)
 
 
-def maximum_kernel(self, other):  # spec/native_functions.yaml:322
+def maximum_kernel(self, other):  # spec/native_functions.yaml:355
     return maximum(self, other)
 
 
-def minimum_kernel(self, other):  # spec/native_functions.yaml:327
+def minimum_kernel(self, other):  # spec/native_functions.yaml:360
     return minimum(self, other)
 
 
-def atan2_kernel(self, other):  # spec/native_functions.yaml:332
+def atan2_kernel(self, other):  # spec/native_functions.yaml:365
     return atan2(self, other)
 
 
-def clamp_min_kernel(self, min):  # spec/native_functions.yaml:338
+def clamp_min_kernel(self, min):  # spec/native_functions.yaml:371
     return maximum(self, min)
 
 
-def clamp_max_kernel(self, max):  # spec/native_functions.yaml:344
+def clamp_min_Tensor_kernel(self, min):  # spec/native_functions.yaml:377
+    return maximum(self, min)
+
+
+def clamp_max_kernel(self, max):  # spec/native_functions.yaml:380
     return minimum(self, max)
 
 
-def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:350
+def clamp_max_Tensor_kernel(self, max):  # spec/native_functions.yaml:386
+    return minimum(self, max)
+
+
+def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:389
     return self + weight * (end - self)
 
 
-def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:357
+def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:396
     return self + weight * (end - self)
 
 
-def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:361
+def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:400
     return self + value * tensor1 * tensor2
 
 
-def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:367
+def addcdiv_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:406
+    return self + value * tensor1 / tensor2
+
+
+def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:424
     return self == other
 
 
-def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:371
+def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:428
     return self == other
 
 
-def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:375
+def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:432
     return self != other
 
 
-def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:379
+def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:436
     return self != other
 
 
-def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:383
+def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:440
     return self < other
 
 
-def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:387
+def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:444
     return self < other
 
 
-def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:391
+def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:448
     return self <= other
 
 
-def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:395
+def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:452
     return self <= other
 
 
-def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:399
+def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:456
     return self > other
 
 
-def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:403
+def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:460
     return self > other
 
 
-def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:407
+def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:464
     return self >= other
 
 
-def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:411
+def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:468
     return self >= other
 
 
-def logical_and_kernel(self, other):  # spec/native_functions.yaml:415
+def logical_and_kernel(self, other):  # spec/native_functions.yaml:472
     return (self != 0) and (other != 0)
 
 
-def logical_or_kernel(self, other):  # spec/native_functions.yaml:419
+def logical_or_kernel(self, other):  # spec/native_functions.yaml:476
     return (self != 0) or (other != 0)
 
 
-def logical_xor_kernel(self, other):  # spec/native_functions.yaml:423
+def logical_xor_kernel(self, other):  # spec/native_functions.yaml:480
     return logical_xor(self, other)
 
 
-def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:427
+def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:484
     return where(condition, self, other)
 
 
-def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:431
+def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:488
     return where(condition, self, other)
 
 
-def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:435
+def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:492
     return where(condition, self, other)
 
 
-def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:931
+def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:1060
     return self if self > 0 else self * negative_slope
 
 
-def elu_kernel(self, alpha):  # spec/native_functions.yaml:939
+def elu_kernel(self, alpha):  # spec/native_functions.yaml:1068
     return self if self > 0 else alpha * expm1(self)
 
 
@@ -322,9 +346,9 @@ def elu_kernel_unit_alpha(self):  # the same, for alpha == 1
     return self if self > 0 else expm1(self)
 
 
-def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:947
+def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:1076
     return self if self * beta > threshold else log1p(exp(self * beta)) / beta
 
 
-def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:953
+def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:1082
     return minimum(maximum(self, min_val), max_val)

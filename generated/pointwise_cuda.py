@@ -7,7 +7,7 @@ from numba import cuda
 from yaten.kernels.cuda.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: cb5033946e48b9991640d63fff6ddf69ec768d9f24921b121e5b6158e84af172
+# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: 13c167a685bb215620962599e0421d5189ebb4f833e54a580d61c4d30ec14a2b
 
 
 @cuda.jit
@@ -25,518 +25,560 @@ def abs_kernel(out, self):  # spec/native_functions.yaml:13
 
 
 @cuda.jit
-def sign_kernel(out, self):  # spec/native_functions.yaml:20
+def sign_kernel(out, self):  # spec/native_functions.yaml:21
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sign(self[i])
 
 
 @cuda.jit
-def exp_kernel(out, self):  # spec/native_functions.yaml:27
+def exp_kernel(out, self):  # spec/native_functions.yaml:28
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = exp(self[i])
 
 
 @cuda.jit
-def expm1_kernel(out, self):  # spec/native_functions.yaml:35
+def expm1_kernel(out, self):  # spec/native_functions.yaml:36
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = expm1(self[i])
 
 
 @cuda.jit
-def log_kernel(out, self):  # spec/native_functions.yaml:43
+def log_kernel(out, self):  # spec/native_functions.yaml:44
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log(self[i])
 
 
 @cuda.jit
-def log2_kernel(out, self):  # spec/native_functions.yaml:51
+def log2_kernel(out, self):  # spec/native_functions.yaml:52
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log2(self[i])
 
 
 @cuda.jit
-def log10_kernel(out, self):  # spec/native_functions.yaml:59
+def log10_kernel(out, self):  # spec/native_functions.yaml:60
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log10(self[i])
 
 
 @cuda.jit
-def log1p_kernel(out, self):  # spec/native_functions.yaml:67
+def log1p_kernel(out, self):  # spec/native_functions.yaml:68
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log1p(self[i])
 
 
 @cuda.jit
-def sqrt_kernel(out, self):  # spec/native_functions.yaml:75
+def sqrt_kernel(out, self):  # spec/native_functions.yaml:76
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sqrt(self[i])
 
 
 @cuda.jit
-def rsqrt_kernel(out, self):  # spec/native_functions.yaml:83
+def rsqrt_kernel(out, self):  # spec/native_functions.yaml:84
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rsqrt(self[i])
 
 
 @cuda.jit
-def reciprocal_kernel(out, self):  # spec/native_functions.yaml:91
+def reciprocal_kernel(out, self):  # spec/native_functions.yaml:92
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = reciprocal(self[i])
 
 
 @cuda.jit
-def sin_kernel(out, self):  # spec/native_functions.yaml:99
+def sin_kernel(out, self):  # spec/native_functions.yaml:100
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sin(self[i])
 
 
 @cuda.jit
-def cos_kernel(out, self):  # spec/native_functions.yaml:107
+def cos_kernel(out, self):  # spec/native_functions.yaml:108
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = cos(self[i])
 
 
 @cuda.jit
-def tan_kernel(out, self):  # spec/native_functions.yaml:115
+def tan_kernel(out, self):  # spec/native_functions.yaml:116
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tan(self[i])
 
 
 @cuda.jit
-def atan_kernel(out, self):  # spec/native_functions.yaml:123
+def atan_kernel(out, self):  # spec/native_functions.yaml:124
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan(self[i])
 
 
 @cuda.jit
-def tanh_kernel(out, self):  # spec/native_functions.yaml:131
+def tanh_kernel(out, self):  # spec/native_functions.yaml:132
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tanh(self[i])
 
 
 @cuda.jit
-def sigmoid_kernel(out, self):  # spec/native_functions.yaml:139
+def sigmoid_kernel(out, self):  # spec/native_functions.yaml:140
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sigmoid(self[i])
 
 
 @cuda.jit
-def relu_kernel(out, self):  # spec/native_functions.yaml:147
+def relu_kernel(out, self):  # spec/native_functions.yaml:148
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = relu(self[i])
 
 
 @cuda.jit
-def silu_kernel(out, self):  # spec/native_functions.yaml:154
+def silu_kernel(out, self):  # spec/native_functions.yaml:155
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = silu(self[i])
 
 
 @cuda.jit
-def erf_kernel(out, self):  # spec/native_functions.yaml:163
+def erf_kernel(out, self):  # spec/native_functions.yaml:164
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erf(self[i])
 
 
 @cuda.jit
-def floor_kernel(out, self):  # spec/native_functions.yaml:171
+def floor_kernel(out, self):  # spec/native_functions.yaml:172
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floor(self[i])
 
 
 @cuda.jit
-def ceil_kernel(out, self):  # spec/native_functions.yaml:178
+def ceil_kernel(out, self):  # spec/native_functions.yaml:180
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = ceil(self[i])
 
 
 @cuda.jit
-def round_kernel(out, self):  # spec/native_functions.yaml:185
+def round_kernel(out, self):  # spec/native_functions.yaml:188
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = round(self[i])
 
 
 @cuda.jit
-def trunc_kernel(out, self):  # spec/native_functions.yaml:192
+def trunc_kernel(out, self):  # spec/native_functions.yaml:200
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = trunc(self[i])
 
 
 @cuda.jit
-def isnan_kernel(out, self):  # spec/native_functions.yaml:199
+def isnan_kernel(out, self):  # spec/native_functions.yaml:208
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isnan(self[i])
 
 
 @cuda.jit
-def isinf_kernel(out, self):  # spec/native_functions.yaml:203
+def isinf_kernel(out, self):  # spec/native_functions.yaml:212
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i])
 
 
 @cuda.jit
-def isfinite_kernel(out, self):  # spec/native_functions.yaml:207
+def isfinite_kernel(out, self):  # spec/native_functions.yaml:216
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isfinite(self[i])
 
 
 @cuda.jit
-def logical_not_kernel(out, self):  # spec/native_functions.yaml:211
+def logical_not_kernel(out, self):  # spec/native_functions.yaml:220
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == 0
 
 
 @cuda.jit
-def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:215
+def bitwise_not_kernel(out, self):  # spec/native_functions.yaml:224
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = ~self[i]
+
+
+@cuda.jit
+def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:232
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_erf(self[i])
 
 
 @cuda.jit
-def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:220
+def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:237
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_tanh(self[i])
 
 
 @cuda.jit
-def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:235
+def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:252
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other[i]
 
 
 @cuda.jit
-def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:242
+def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:259
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other
 
 
 @cuda.jit
-def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:248
+def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:265
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other[i]
 
 
 @cuda.jit
-def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:255
+def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:272
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other
 
 
 @cuda.jit
-def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:261
+def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:278
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other[i]
 
 
 @cuda.jit
-def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:268
+def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:285
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other
 
 
 @cuda.jit
-def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:274
+def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:291
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other[i])
 
 
 @cuda.jit
-def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:282
+def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:299
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other)
 
 
 @cuda.jit
-def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:289
+def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:306
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other[i])
 
 
 @cuda.jit
-def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:294
+def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:312
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other)
 
 
 @cuda.jit
-def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:299
+def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:317
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other[i])
 
 
 @cuda.jit
-def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:304
+def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:323
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other)
 
 
 @cuda.jit
-def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:307
+def fmod_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:328
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = fmod(self[i], other[i])
+
+
+@cuda.jit
+def fmod_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:334
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = fmod(self[i], other)
+
+
+@cuda.jit
+def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:339
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent[i])
 
 
 @cuda.jit
-def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:312
+def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:345
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent)
 
 
 @cuda.jit
-def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:318
+def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:351
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self, exponent[i])
 
 
 @cuda.jit
-def maximum_kernel(out, self, other):  # spec/native_functions.yaml:322
+def maximum_kernel(out, self, other):  # spec/native_functions.yaml:355
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], other[i])
 
 
 @cuda.jit
-def minimum_kernel(out, self, other):  # spec/native_functions.yaml:327
+def minimum_kernel(out, self, other):  # spec/native_functions.yaml:360
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], other[i])
 
 
 @cuda.jit
-def atan2_kernel(out, self, other):  # spec/native_functions.yaml:332
+def atan2_kernel(out, self, other):  # spec/native_functions.yaml:365
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan2(self[i], other[i])
 
 
 @cuda.jit
-def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:338
+def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:371
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min)
 
 
 @cuda.jit
-def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:344
+def clamp_min_Tensor_kernel(out, self, min):  # spec/native_functions.yaml:377
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = maximum(self[i], min[i])
+
+
+@cuda.jit
+def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:380
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max)
 
 
 @cuda.jit
-def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:350
+def clamp_max_Tensor_kernel(out, self, max):  # spec/native_functions.yaml:386
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = minimum(self[i], max[i])
+
+
+@cuda.jit
+def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:389
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight * (end[i] - self[i])
 
 
 @cuda.jit
-def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:357
+def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:396
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight[i] * (end[i] - self[i])
 
 
 @cuda.jit
-def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:361
+def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:400
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + value * tensor1[i] * tensor2[i]
 
 
 @cuda.jit
-def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:367
+def addcdiv_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:406
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] + value * tensor1[i] / tensor2[i]
+
+
+@cuda.jit
+def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:424
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other[i]
 
 
 @cuda.jit
-def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:371
+def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:428
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other
 
 
 @cuda.jit
-def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:375
+def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:432
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other[i]
 
 
 @cuda.jit
-def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:379
+def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:436
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other
 
 
 @cuda.jit
-def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:383
+def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:440
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other[i]
 
 
 @cuda.jit
-def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:387
+def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:444
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other
 
 
 @cuda.jit
-def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:391
+def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:448
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other[i]
 
 
 @cuda.jit
-def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:395
+def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:452
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other
 
 
 @cuda.jit
-def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:399
+def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:456
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other[i]
 
 
 @cuda.jit
-def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:403
+def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:460
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other
 
 
 @cuda.jit
-def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:407
+def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:464
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other[i]
 
 
 @cuda.jit
-def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:411
+def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:468
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other
 
 
 @cuda.jit
-def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:415
+def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:472
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 and other[i] != 0
 
 
 @cuda.jit
-def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:419
+def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:476
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 or other[i] != 0
 
 
 @cuda.jit
-def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:423
+def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:480
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logical_xor(self[i], other[i])
 
 
 @cuda.jit
-def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:427
+def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:484
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other[i])
 
 
 @cuda.jit
-def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:431
+def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:488
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other)
 
 
 @cuda.jit
-def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:435
+def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:492
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self, other[i])
 
 
 @cuda.jit
-def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:931
+def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:1060
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else self[i] * negative_slope
 
 
 @cuda.jit
-def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:939
+def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:1068
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i])
 
 
 @cuda.jit
-def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:947
+def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:1076
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] * beta > threshold else log1p(exp(self[i] * beta)) / beta
 
 
 @cuda.jit
-def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:953
+def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:1082
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i], min_val), max_val)

@@ -8,6 +8,7 @@
 """
 
 import os as _os
+from math import e, inf, nan, pi
 
 # Numba's OpenMP threads and OpenBLAS's threads share the cores. OpenMP's default is to busy-wait
 # after each parallel kernel, which starves the BLAS call that follows (a 2-core machine measured a
@@ -36,10 +37,24 @@ from ._dtype import (
     uint8,
 )  # fmt: skip
 from ._interop import from_dlpack
+from ._legacy_tensors import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)  # fmt: skip
 from ._memory_format import channels_last, contiguous_format, memory_format, preserve_format
 from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
 from ._storage import UntypedStorage
-from ._tensor import Size, Tensor, typename
+from ._tensor import Size, Tensor, is_tensor, typename
+from ._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
+from ._type_info import finfo, iinfo
+from ._version import __version__
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
     enable_grad,

@@ -11,6 +11,7 @@ import re
 
 from . import _device, _dtype
 from . import _tensor as _T  # a module reference: _tensor imports the generated methods, which import this
+from ._memory_format import memory_format as _memory_format_type
 
 REQUIRED = object()
 
@@ -93,13 +94,17 @@ def _float_list(v):
     return tuple(builtins.float(x) for x in v) if isinstance(v, (tuple, list)) else _NO
 
 
+def _memory_format(v):
+    return v if isinstance(v, _memory_format_type) else _NO
+
+
 def _pass(v):
-    return v  # Layout, MemoryFormat, Generator: passed through
+    return v  # Layout, Generator: passed through
 
 
 _SIMPLE = {
     "Tensor": _tensor, "int": _int, "SymInt": _int, "Scalar": _scalar, "float": _float, "bool": _bool,
-    "str": _str, "ScalarType": _scalar_type, "Device": _device_arg,
+    "str": _str, "ScalarType": _scalar_type, "Device": _device_arg, "MemoryFormat": _memory_format,
 }  # fmt: skip
 
 
@@ -223,6 +228,8 @@ def _type_name(v) -> str:
 def resolve(name: str, overloads: tuple, args: tuple, kwargs: dict, self_=None):
     """Call the first overload whose signature accepts ``args``/``kwargs``; TypeError if none does."""
     out = kwargs.pop("out", None) if "out" in kwargs else None
+    if out is not None and not isinstance(out, (_T.Tensor, tuple)):  # a tuple: the outs of a multi-output op
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     for ov in overloads:
         bound = ov.bind(args, kwargs)
         if bound is None:

@@ -17,9 +17,10 @@ from numpy.lib.stride_tricks import as_strided
 from . import _device as _dev
 from . import _dtype as D
 from ._backend import backend
+from ._host_allocator import allocation_error
 from ._layout import contiguous_strides, preserve_format_strides
 from ._promotion import promote_types
-from ._tensor import Size, Tensor, view_of, wrap
+from ._tensor import Size, Tensor, wrap
 
 __all__ = [
     "as_tensor", "empty", "empty_like", "empty_strided", "eye", "from_numpy", "full", "full_like", "ones",
@@ -118,6 +119,11 @@ def _shape_items(fn: str, items, message=None) -> tuple:
                 f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
                 f'"type must be tuple of ints,but got {type_name(x)}"'
             )
+        if not -(2**63) <= n < 2**63:
+            raise TypeError(
+                f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                '"Overflow when unpacking long long"'
+            )
         shape.append(n)
     return check_shape(shape, message)
 
@@ -146,6 +152,18 @@ def size_arg(fn: str, size, position: int) -> tuple:
             f"{fn}(): argument 'size' (position {position}) must be tuple of ints, not {type_name(size)}"
         )
     return _shape_items(fn, size)
+
+
+def tensor_arg(fn: str, name: str, position: int, x) -> Tensor:
+    """``x``, which torch's argument parser would refuse unless it is a Tensor.
+
+    >>> tensor_arg("hardtanh", "input", 1, None)
+    Traceback (most recent call last):
+    TypeError: hardtanh(): argument 'input' (position 1) must be Tensor, not NoneType
+    """
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not {type_name(x)}")
+    return x
 
 
 def number_arg(fn: str, name: str, position: int, x):
@@ -212,10 +230,17 @@ def empty_host(shape, strides, np_dtype) -> np.ndarray:
     """An uninitialised host array with element ``strides`` (a view over a buffer it spans exactly)."""
     shape, strides = tuple(shape), tuple(strides)
     if strides == contiguous_strides(shape):
-        return np.empty(shape, np_dtype)
+        try:
+            return np.empty(shape, np_dtype)
+        except (MemoryError, ValueError) as e:
+            raise allocation_error(e, shape, np_dtype) from None
     item = np.dtype(np_dtype).itemsize
     span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 0
-    return as_strided(np.empty(span, np_dtype), shape, tuple(s * item for s in strides))
+    try:
+        base = np.empty(span, np_dtype)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, (span,), np_dtype) from None
+    return as_strided(base, shape, tuple(s * item for s in strides))
 
 
 def wants_contiguous(memory_format) -> bool:
@@ -277,6 +302,8 @@ def _discover_shape(data) -> tuple:
             return tuple(shape)
         if isinstance(obj, str) and shape:
             raise ValueError("too many dimensions 'str'")
+        if isinstance(obj, bytes):  # a sequence of ints to Python, a string to torch
+            raise TypeError("new(): invalid data type 'bytes'")
         if not isinstance(obj, collections.abc.Sequence):
             return tuple(shape)
         shape.append(len(obj))
@@ -477,23 +504,28 @@ def legacy_new(cls, *args, **kwargs) -> Tensor:
             f"new() received an invalid combination of arguments - got unexpected keyword argument(s) "
             f"{', '.join(kwargs)}; expected (*size, device=None) or (data, device=None)"
         )
-    dt, dev = D.get_default_dtype(), _dev.canonical(device)
-    data = args[0] if len(args) == 1 else None
-    if not args:
-        out = make(np.empty((0,), dt.np), dev)
-    elif isinstance(data, Tensor):
-        out = view_of(data, data._data, data._offset)  # an alias sharing storage, as torch.Tensor(t)
-    elif isinstance(data, Size):
-        out = empty(data, dtype=dt, device=dev)
-    elif isinstance(data, (str, np.ndarray, collections.abc.Sequence)):
-        out = tensor(data, dtype=dt, device=dev)
-    elif len(args) == 1 and as_index(data) is None:
-        raise TypeError(f"new(): data must be a sequence (got {type_name(data)})")
-    else:
-        out = wrap(backend(dev).empty(parse_size("new", args), dt.np), dev)
+    out = legacy_construct(D.get_default_dtype(), args, _dev.canonical(device))
     if cls is not Tensor:
         out.__class__ = cls
     return out
+
+
+def legacy_construct(dt: D.dtype, args: tuple, dev: _dev.device) -> Tensor:
+    """What the legacy constructors (``yaten.Tensor``, ``yaten.FloatTensor``) make of their positional
+    arguments: nothing an empty tensor, sizes an uninitialised one, data a copy (in ``dt``), a tensor an
+    alias of it."""
+    data = args[0] if len(args) == 1 else None
+    if not args:
+        return make(np.empty((0,), dt.np), dev)
+    if isinstance(data, Tensor):
+        return data.view(data.shape)  # an alias sharing storage and history, as torch.Tensor(t)
+    if isinstance(data, Size):
+        return empty(data, dtype=dt, device=dev)
+    if isinstance(data, (str, np.ndarray, collections.abc.Sequence)):
+        return tensor(data, dtype=dt, device=dev)
+    if len(args) == 1 and as_index(data) is None:
+        raise TypeError(f"new(): data must be a sequence (got {type_name(data)})")
+    return wrap(backend(dev).empty(parse_size("new", args), dt.np), dev)
 
 
 def tensor_from_host(host: np.ndarray, device: str, requires_grad: bool) -> Tensor:
@@ -519,7 +551,11 @@ def empty(*args, size=None, dtype=None, layout=None, device=None, requires_grad=
     shape = parse_size("empty", args, size)
     dt, dev = options("empty", dtype, device, requires_grad)
     wants_contiguous(memory_format)
-    return wrap(backend(dev).empty(shape, dt.np), dev, builtins.bool(requires_grad))
+    try:
+        data = backend(dev).empty(shape, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, dt.np) from None
+    return wrap(data, dev, builtins.bool(requires_grad))
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -551,7 +587,11 @@ def zeros(*args, size=None, dtype=None, layout=None, device=None, requires_grad=
     """
     shape = parse_size("zeros", args, size, message="zeros: Dimension size must be non-negative.")
     dt, dev = options("zeros", dtype, device, requires_grad)
-    return make(np.zeros(shape, dt.np), dev, requires_grad)
+    try:
+        host = np.zeros(shape, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, dt.np) from None
+    return make(host, dev, requires_grad)
 
 
 def ones(*args, size=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -564,7 +604,11 @@ def ones(*args, size=None, dtype=None, layout=None, device=None, requires_grad=F
     """
     shape = parse_size("ones", args, size)
     dt, dev = options("ones", dtype, device, requires_grad)
-    return make(np.ones(shape, dt.np), dev, requires_grad)
+    try:
+        host = np.ones(shape, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, dt.np) from None
+    return make(host, dev, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -579,7 +623,12 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     shape = size_arg("full", size, 1)
     value, inferred = fill_scalar("full", fill_value, 2)
     dt, dev = options("full", dtype, device, requires_grad, default=inferred)
-    return make(np.full(shape, checked_scalar(value, dt), dt.np), dev, requires_grad)
+    fill = checked_scalar(value, dt)
+    try:
+        host = np.full(shape, fill, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, dt.np) from None
+    return make(host, dev, requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
@@ -601,15 +650,18 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False,
     if cols < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {cols}")
     dt, dev = options("eye", dtype, device, requires_grad)
-    return make(np.eye(rows, cols, dtype=dt.np), dev, requires_grad)
+    try:
+        host = np.eye(rows, cols, dtype=dt.np)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, (rows, cols), dt.np) from None
+    return make(host, dev, requires_grad)
 
 
 # --- *_like -----------------------------------------------------------------------------------------
 def like(fn: str, input, dtype, device, requires_grad, memory_format):
     """The dtype, device, host array and element strides of a new tensor shaped like ``input``
     (shared with _random)."""
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
+    tensor_arg(fn, "input", 1, input)
     dt = dtype_arg(fn, dtype) or input.dtype
     dev = input.device if device is None else _dev.canonical(device)
     check_requires_grad(dt, requires_grad)

@@ -6,8 +6,10 @@ argument parser, since the operand types are already known here.
 
 import numbers
 
+from . import _dtype as D
 from . import _tensor
 from ._generated import ops
+from ._pointwise_checks import sub_check
 
 Tensor = _tensor.Tensor
 
@@ -33,6 +35,7 @@ def _reflected(fn):
 
 
 def _rsub(self, other):
+    sub_check(D.bool if other.__class__ is bool else None, self._dtype)
     return ops.add_Scalar(ops.neg(self), other)
 
 
@@ -78,6 +81,12 @@ def _logical(fn):
     return op
 
 
+def _invert(self):
+    if self._dtype.kind not in "bi":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return ops.bitwise_not(self)
+
+
 def _full(like, value):
     from ._factories import full_like
 
@@ -117,7 +126,7 @@ _OPS = {
     "__xor__": _logical(ops.logical_xor),
     "__neg__": ops.neg,
     "__abs__": ops.abs,
-    "__invert__": lambda self: ops.logical_not(self) if self.dtype.kind == "b" else NotImplemented,
+    "__invert__": _invert,
     "__pos__": lambda self: self,
 }
 

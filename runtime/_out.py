@@ -3,11 +3,13 @@
 import warnings
 
 from ._dtype import LEGACY_NAME
+from ._overlap import assert_no_partial_overlap
 from ._promotion import can_cast
 
 
-def write_out(name: str, out, result):
-    """Copy ``result`` into ``out`` (resized if needed) and return ``out``."""
+def write_out(name: str, out, result, inputs=()):
+    """Copy ``result`` into ``out`` (resized if needed) and return ``out``; ``out`` may not partly
+    overlap the tensors of ``inputs`` (an elementwise op's), as PyTorch's elementwise kernels refuse."""
     if out.grad_fn is not None or out._rg:
         from .autograd.record import out_of_autograd
 
@@ -21,6 +23,8 @@ def write_out(name: str, out, result):
             f"result type {LEGACY_NAME[result._dtype]} can't be cast to the desired output type "
             f"{LEGACY_NAME[out._dtype]}"
         )
+    for t in inputs:
+        assert_no_partial_overlap(out._data, t._data)
     if out.shape != result.shape:
         if out.numel() != 0:
             warnings.warn(

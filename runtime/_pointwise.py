@@ -6,30 +6,29 @@ promotion. Here the compute dtype is chosen and the kernel for it is built on fi
 """
 
 import importlib
-import warnings
 
 import numpy as np
 
 from . import _dtype as D
+from ._fp_errors import quiet
+from ._host_allocator import allocation_error
+from ._overlap import assert_no_overlap_with_inputs
+from ._pointwise_checks import CHECKS
 from ._promotion import can_cast, infer_size, result_type_of
-
-# PyTorch computes inf/nan silently; NumPy would warn after every generated ufunc that produced one
-# ("divide by zero encountered in div_Tensor_kernel"). Silencing exactly those warnings costs nothing
-# per call, unlike an errstate context around each one.
-warnings.filterwarnings("ignore", message=r".* encountered in \w+_kernel$", category=RuntimeWarning)
 
 
 class _Plan:
     """What one combination of argument dtypes needs: result/compute dtypes, casts, the ufunc."""
 
-    __slots__ = ("casts", "ct", "result_alloc", "rt", "ufunc")
+    __slots__ = ("casts", "check", "ct", "result_alloc", "rt", "ufunc")
 
-    def __init__(self, rt, ct, casts, result_alloc):
+    def __init__(self, rt, ct, casts, result_alloc, check):
         self.rt = rt
         self.ct = ct
         self.casts = casts  # (position, NumPy dtype) of the tensor arguments to convert first
         self.ufunc = None  # the cpu ufunc, built on first use on cpu
         self.result_alloc = result_alloc  # the kernel computes in ct but the result is rt (float16)
+        self.check = check  # what PyTorch checks on every call's values (a zero divisor), or None
 
 
 class PointwiseOp:
@@ -40,11 +39,13 @@ class PointwiseOp:
     """
 
     __slots__ = (
+        "_check",
         "_cpu_fn",
         "_cuda",
         "_is_tensor",
         "_key",
         "_plans",
+        "_quiet_run",
         "_unit_alpha",
         "alpha",
         "dtypes",
@@ -61,9 +62,11 @@ class PointwiseOp:
         self.tensors = tensors  # positions of the tensor arguments
         self.promote = promote  # positions of the arguments that take part in promotion
         self.kind = kind  # PyTorch's promotion kind: default, int_to_float, always_bool, bool_to_long
-        self.dtypes = dtypes  # input dtypes the op is defined for: all, floating, no_bool
+        self.dtypes = dtypes  # input dtypes the op is defined for: all, floating, integral, no_bool
         self.alpha = alpha  # position of an ``alpha`` scale, which must fit the promoted dtype
         self._cpu_fn = cpu_fn
+        self._quiet_run = quiet(self._run_cpu)
+        self._check = CHECKS.get(name)
         self._cuda = None
         self._plans = {}
         self.multi_tensor = len(tensors) > 1
@@ -90,7 +93,12 @@ class PointwiseOp:
             else:
                 scalars.append(a)
         rt = result_type_of(tensors, scalars)
-        if (self.dtypes == "floating" and rt.kind != "f") or (self.dtypes == "no_bool" and rt is D.bool):
+        dtypes = self.dtypes
+        if (
+            (dtypes == "floating" and rt.kind != "f")
+            or (dtypes == "integral" and rt.kind not in "bi")
+            or (dtypes == "no_bool" and rt is D.bool)
+        ):
             raise NotImplementedError(f"\"{self.name}\" not implemented for '{D.LEGACY_NAME[rt]}'")
         if self.alpha is not None:
             _check_alpha(args[self.alpha], rt)
@@ -109,7 +117,8 @@ class PointwiseOp:
         # Python numbers go to the ufunc as they are (NumPy converts them to the loop's type);
         # tensors of another dtype than the compute dtype are converted first.
         casts = tuple((i, ct.np) for i in self.tensors if i in self.promote and args[i].dtype != ct.np)
-        return _Plan(rt, ct, casts, rt is not ct and self.kind != "always_bool")
+        check = self._check and self._check(args, rt)
+        return _Plan(rt, ct, casts, rt is not ct and self.kind != "always_bool", check)
 
     def __call__(self, device, args, out=None):
         """The result array of this op on ``args`` (schema order); written into ``out`` if given."""
@@ -126,7 +135,10 @@ class PointwiseOp:
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._plan(args)
+        if plan.check is not None and device.type == "cpu":
+            plan.check(args)
         if out is not None:
+            assert_no_overlap_with_inputs(out, args, self.tensors)
             out_dt = D.BY_NP[out.dtype]
             if not can_cast(plan.rt, out_dt):
                 raise RuntimeError(
@@ -135,7 +147,6 @@ class PointwiseOp:
         if device.type == "cuda":
             return self._cuda_kernel()(args, self.tensors, plan.rt, plan.ct, out)
         ufunc = plan.ufunc or self._build_ufunc(plan, args)
-        call = args
         if self.multi_tensor:
             tensors = self.tensors
             first = args[tensors[0]].shape
@@ -143,6 +154,10 @@ class PointwiseOp:
                 if args[i].shape != first:  # NumPy would broadcast too, but with its ValueError
                     infer_size(*(args[j].shape for j in tensors))
                     break
+        return self._quiet_run(ufunc, plan, args, out)
+
+    def _run_cpu(self, ufunc, plan, args, out):
+        call = args
         if plan.casts:
             call = list(args)
             for i, dt in plan.casts:
@@ -153,10 +168,17 @@ class PointwiseOp:
             return out
         if plan.result_alloc:
             shape = np.broadcast_shapes(*(call[i].shape for i in self.tensors))
-            res = np.empty(shape, plan.rt.np)
+            try:
+                res = np.empty(shape, plan.rt.np)
+            except (MemoryError, ValueError) as e:
+                raise allocation_error(e, shape, plan.rt.np) from None
             ufunc(*call, out=res, casting="unsafe")
             return res
-        res = ufunc(*call)
+        try:
+            res = ufunc(*call)
+        except MemoryError as e:
+            shape = np.broadcast_shapes(*(call[i].shape for i in self.tensors))
+            raise allocation_error(e, shape, plan.rt.np) from None
         return res if res.__class__ is np.ndarray else np.asarray(res)
 
     def _build_ufunc(self, plan, args):

@@ -25,6 +25,8 @@ from . import _device as _dev
 from . import _dtype as D
 from . import _factories as F
 from ._backend import backend
+from ._host_allocator import allocation_error
+from ._overlap import assert_no_internal_overlap
 from ._promotion import broadcast_shapes
 from ._tensor import Tensor, wrap
 from .autograd import grad_mode
@@ -376,7 +378,11 @@ def rand(*args, size=None, generator=None, dtype=None, layout=None, device=None,
     g = _generator("rand", generator, dev)
     if g._np is None:
         return _device_new(g, "uniform_", shape, dt, dev, requires_grad)
-    return F.make(_uniform01(g._np, shape, dt), dev, requires_grad)
+    try:
+        host = _uniform01(g._np, shape, dt)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, dt.np) from None
+    return F.make(host, dev, requires_grad)
 
 
 def randn(*args, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -393,7 +399,11 @@ def randn(*args, size=None, generator=None, dtype=None, layout=None, device=None
     g = _generator("randn", generator, dev)
     if g._np is None:
         return _device_new(g, "normal_", shape, dt, dev, requires_grad)
-    return F.make(_normal01(g._np, shape, dt), dev, requires_grad)
+    try:
+        host = _normal01(g._np, shape, dt)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, dt.np) from None
+    return F.make(host, dev, requires_grad)
 
 
 def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, layout=None, device=None,
@@ -413,8 +423,11 @@ def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, l
     if g._np is None and hi - lo <= _DEVICE_INT_RANGE:
         return _device_new(g, "randint_", shape, dt, dev, requires_grad, lo, hi)
     with _host_engine(g) as engine:
-        values = engine.integers(lo, hi, shape, dtype=np.int64)
-    return F.make(values.astype(dt.np), dev, requires_grad)
+        try:
+            values = engine.integers(lo, hi, shape, dtype=np.int64).astype(dt.np)
+        except (MemoryError, ValueError) as e:
+            raise allocation_error(e, shape, np.int64) from None
+    return F.make(values, dev, requires_grad)
 
 
 def randperm(n, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -447,7 +460,11 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None, require
         with grad_mode.no_grad():
             order = keys.sort()[1]
         return wrap(order._data if dt is D.int64 else order.to(dt)._data, dev, requires_grad)
-    return F.make(g._np.permutation(m).astype(dt.np), dev, requires_grad)
+    try:
+        host = g._np.permutation(m).astype(dt.np)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, (m,), np.int64) from None
+    return F.make(host, dev, requires_grad)
 
 
 _NORMAL_OVERLOADS = (
@@ -486,7 +503,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None,
         if g._np is None:
             return _device_new(g, "normal_", shape, dt, dev, requires_grad, m, s)
         with np.errstate(over="ignore"):
-            host = np.asarray(m + s * g._np.standard_normal(shape)).astype(dt.np)
+            try:
+                host = np.asarray(m + s * g._np.standard_normal(shape)).astype(dt.np)
+            except (MemoryError, ValueError) as e:
+                raise allocation_error(e, shape, np.float64) from None
         return F.make(host, dev, requires_grad)
     if size is not None or dtype is not None or device is not None or requires_grad:
         raise TypeError(
@@ -527,10 +547,7 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
     >>> yaten.bernoulli(yaten.tensor([0.0, 1.0]))
     tensor([0., 1.])
     """
-    if not isinstance(input, Tensor):
-        raise TypeError(
-            f"bernoulli(): argument 'input' (position 1) must be Tensor, not {F.type_name(input)}"
-        )
+    F.tensor_arg("bernoulli", "input", 1, input)
     if p is None:
         if not input.dtype.is_floating_point:
             raise F.not_implemented("bernoulli_tensor_cpu_p_", input.dtype)
@@ -619,6 +636,7 @@ def _fill_on_device(tensor: Tensor, fn: str, generator, sampler: str, *args) -> 
     g = _generator(fn, generator, tensor.device)
     if grad_mode.is_grad_enabled():
         check_inplace(tensor)
+    assert_no_internal_overlap(tensor._data)
     _draw_into(g, sampler, tensor._data, *args)
     tensor._vc[0] += 1
     return tensor
@@ -627,6 +645,7 @@ def _fill_on_device(tensor: Tensor, fn: str, generator, sampler: str, *args) -> 
 def _write(tensor: Tensor, values: np.ndarray) -> Tensor:
     if grad_mode.is_grad_enabled():
         check_inplace(tensor)
+    assert_no_internal_overlap(tensor._data)
     with np.errstate(over="ignore"):
         values = values.astype(tensor.dtype.np)
     if tensor.device.type == "cpu":
@@ -670,6 +689,77 @@ def fill_uniform_(tensor: Tensor, low=0.0, high=1.0, generator=None) -> Tensor:
         return _fill_on_device(tensor, "uniform_", generator, "uniform_", lo, hi)
     u = _uniform01(_engine("uniform_", generator, tensor.device), tuple(tensor.shape), dt).astype(np.float64)
     return _write(tensor, lo + (hi - lo) * u)
+
+
+def fill_bernoulli_(tensor: Tensor, p=0.5, generator=None) -> Tensor:
+    """Fill ``tensor`` in place with 0/1 samples, 1 with probability ``p`` (a number, or a tensor that
+    broadcasts to ``tensor``'s shape), as ``Tensor.bernoulli_``; returns it.
+
+    >>> import yaten
+    >>> from yaten._random import fill_bernoulli_
+    >>> fill_bernoulli_(yaten.empty(3), yaten.tensor([0.0, 1.0, 1.0])).tolist()
+    [0.0, 1.0, 1.0]
+    """
+    if grad_mode.is_grad_enabled():
+        check_inplace(tensor)
+    if isinstance(p, Tensor):
+        if not p.dtype.is_floating_point:
+            raise F.not_implemented("bernoulli_tensor_cpu_p_", p.dtype)
+        draws = bernoulli(p.to(tensor.device).expand(tensor.shape), generator=generator)
+    else:
+        draws = bernoulli(tensor, p, generator=generator)
+    with grad_mode.no_grad():
+        return tensor.copy_(draws)
+
+
+def fill_random_(tensor: Tensor, args: tuple, kwargs: dict, generator=None) -> Tensor:
+    """Fill ``tensor`` in place with integers drawn uniformly, as ``Tensor.random_``: ``random_()`` over
+    ``[0, top]`` (the dtype's largest integer; for floats ``2**digits``, every integer exact there),
+    ``random_(to)`` over ``[0, to)``, ``random_(from, to)`` over ``[from, to)``, and ``random_(from, None)``
+    over ``[from, top]``. Returns ``tensor``. A cuda tensor's values are drawn on the host from its generator's
+    Philox stream at the generator's offset (as wide ``randint`` ranges are) and copied in.
+
+    >>> import yaten
+    >>> from yaten._random import fill_random_
+    >>> all(3 <= v < 5 for v in fill_random_(yaten.empty(8), (3, 5), {}).tolist())
+    True
+    """
+    low, high = _random_range(tensor.dtype, args, kwargs)
+    g = _generator("random_", generator, tensor.device)
+    with _host_engine(g) as engine:
+        values = engine.integers(low, high, tuple(tensor.shape), dtype=np.int64, endpoint=True)
+    return _write(tensor, values)
+
+
+def _random_range(dtype: D.dtype, args: tuple, kwargs: dict) -> tuple:
+    """The inclusive range ``(low, high)`` of a ``random_`` call's overload, checked as torch checks it."""
+    if len(args) > 2:
+        raise TypeError(f"random_() takes from 0 to 2 positional arguments but {len(args)} were given")
+    bound = dict(zip(("from", "to") if len(args) == 2 or "to" in kwargs else ("to",), args))
+    for key, value in kwargs.items():
+        if key not in ("from", "to") or key in bound:
+            raise TypeError(f"random_() got an unexpected or repeated keyword argument '{key}'")
+        bound[key] = value
+    if dtype is D.bool:
+        top = 1
+    elif dtype.is_floating_point:
+        top = 2 ** (np.finfo(dtype.np).nmant + 1)
+    else:
+        top = int(np.iinfo(dtype.np).max)
+    if not bound:
+        return 0, top
+    low = _int64_arg("random_", "from", bound.get("from", 0))
+    if "from" in bound and bound.get("to") is None:  # random_(from, None): up to the dtype's top
+        if dtype.is_floating_point and low > top:
+            raise RuntimeError(
+                "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to dtype, "
+                f"but got from={low} > to_inc={top}"
+            )
+        _check_from_to(low, low + 1, dtype)  # from within the dtype's range
+        return low, top
+    high = _int64_arg("random_", "to", bound["to"])
+    _check_from_to(low, high, dtype)
+    return low, high - 1
 
 
 def fill_normal_(tensor: Tensor, mean=0.0, std=1.0, generator=None) -> Tensor:

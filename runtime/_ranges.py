@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _dtype as D
 from ._factories import as_index, checked_scalar, make, not_implemented, number_arg, options, type_name
+from ._host_allocator import allocation_error
 from ._tensor import Tensor
 
 __all__ = ["arange", "linspace"]
@@ -124,10 +125,13 @@ def arange(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, r
     if dt is D.bool:
         raise not_implemented("arange_cpu", dt)
     n, xs, xst = _arange_size(s, e, st, dt)
-    if dt.kind == "i":
-        host = (np.int64(xs) + np.int64(xst) * np.arange(n, dtype=np.int64)).astype(dt.np)
-    else:
-        host = _arange_floats(s, st, n, dt)
+    try:
+        if dt.kind == "i":
+            host = (np.int64(xs) + np.int64(xst) * np.arange(n, dtype=np.int64)).astype(dt.np)
+        else:
+            host = _arange_floats(s, st, n, dt)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, (n,), np.int64 if dt.kind == "i" else dt.np) from None
     return make(host, dev, requires_grad)
 
 
@@ -185,5 +189,8 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None, require
         raise RuntimeError("number of steps must be non-negative")
     if dt is D.bool:
         raise not_implemented("linspace_cpu", dt)
-    host = _linspace_values(s, e, n, dt) if n else np.empty(0, dt.np)
+    try:
+        host = _linspace_values(s, e, n, dt) if n else np.empty(0, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, (n,), np.int64 if dt.kind == "i" else dt.np) from None
     return make(host, dev, requires_grad)

@@ -5,6 +5,7 @@ device array on cuda) whose shape and strides are the tensor's. Views share thei
 and version counter; ``_base`` is that root. Ops and methods are attached by the generated layer.
 """
 
+import numbers
 import warnings
 
 import numpy as np
@@ -509,6 +510,13 @@ class Tensor(TensorMethods):
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    def __contains__(self, element) -> bool:
+        if isinstance(element, (Tensor, numbers.Number)):
+            return bool((element == self).any().item())
+        raise RuntimeError(
+            f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+        )
+
     def _scalar(self):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
@@ -603,6 +611,29 @@ class Tensor(TensorMethods):
 
         return fill_normal_(self, mean, std, generator)
 
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill in place with 0/1 samples, 1 with probability ``p`` (a number or a broadcastable tensor).
+
+        >>> import yaten
+        >>> yaten.empty(3).bernoulli_(yaten.tensor([1.0, 0.0, 1.0])).tolist()
+        [1.0, 0.0, 1.0]
+        """
+        from ._random import fill_bernoulli_
+
+        return fill_bernoulli_(self, p, generator)
+
+    def random_(self, *args, generator=None, **kwargs):
+        """Fill in place with integers drawn uniformly: ``random_()``, ``random_(to)``, ``random_(from, to)``
+        (``to=None``: up to the dtype's largest exact integer); ``from``/``to`` may be keywords.
+
+        >>> import yaten
+        >>> set(yaten.empty(100, dtype=yaten.int64).random_(2).tolist()) <= {0, 1}
+        True
+        """
+        from ._random import fill_random_
+
+        return fill_random_(self, args, kwargs, generator)
+
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """The legacy type name (``'yaten.FloatTensor'``) or, given a dtype, ``self.to(dtype)``.
 
@@ -612,6 +643,8 @@ class Tensor(TensorMethods):
         """
         if dtype is None:
             return legacy_type_name(self)
+        if isinstance(dtype, type):  # a legacy constructor, yaten.LongTensor
+            dtype = f"{dtype.__module__}.{dtype.__name__}" if dtype.__module__ == "yaten" else dtype.__name__
         if isinstance(dtype, str):
             prefix, _, name = dtype.rpartition(".")
             target = D.BY_LEGACY_NAME.get(name.removesuffix("Tensor"))
@@ -763,6 +796,16 @@ def legacy_type_name(t: Tensor) -> str:
     """PyTorch's legacy type string of ``t`` (``yaten.FloatTensor``, ``yaten.cuda.LongTensor``)."""
     where = "yaten.cuda." if t._device.type == "cuda" else "yaten."
     return f"{where}{D.LEGACY_NAME[t._dtype]}Tensor"
+
+
+def is_tensor(obj) -> bool:
+    """Whether ``obj`` is a yaten Tensor (a Parameter included), as ``torch.is_tensor``.
+
+    >>> import yaten
+    >>> yaten.is_tensor(yaten.ones(1)), yaten.is_tensor([1.0])
+    (True, False)
+    """
+    return isinstance(obj, Tensor)
 
 
 def typename(obj) -> str:

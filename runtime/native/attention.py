@@ -25,6 +25,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             "Expected query, key, and value to have the same dtype, but got query.dtype: "
             f"{_dtype_name(query)} key.dtype: {_dtype_name(key)} and value.dtype: {_dtype_name(value)} instead."
         )
+    if min(query.ndim, key.ndim, value.ndim) < 2:
+        raise RuntimeError(
+            "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+            f"{query.ndim} key.dim: {key.ndim} and value.dim: {value.ndim} instead."
+        )
     if is_causal and attn_mask is not None:
         raise RuntimeError(
             "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"
@@ -54,6 +59,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     else:
         weights = scores.softmax(-1)
     if dropout_p > 0.0:
+        if dropout_p > 1.0:
+            raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
         keep = yaten.rand_like(weights) >= dropout_p
         weights = weights * keep / (1 - dropout_p) if dropout_p < 1.0 else weights * 0.0
     return weights.matmul(value)

@@ -7,7 +7,9 @@ directly: their arguments are already parsed, so the public bindings' parsing wo
 import yaten
 
 from .._dims import wrap_dim
+from .._dtype import LEGACY_NAME
 from .._generated import ops as _ops  # (this module is imported while ops loads; ops is used at call time)
+from .._memory_format import check_rank
 from .._promotion import infer_size
 
 
@@ -42,21 +44,58 @@ def expand_as(self, other):
     return self.expand(other.shape)
 
 
+def is_floating_point(self):
+    return self.is_floating_point()
+
+
+def is_complex(self):
+    return self.is_complex()
+
+
+def view_as(self, other):
+    return self.view(other.shape)
+
+
+def reshape_as(self, other):
+    return self.reshape(other.shape)
+
+
 def narrow(self, dim, start, length):
+    if self.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(dim, self.ndim)
     size = self.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     begin = start + size if start < 0 else start
-    if not 0 <= begin <= size or length < 0 or begin + length > size:
+    if begin + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return self.slice(d, begin, begin + length)
 
 
+def narrow_tensor(self, dim, start, length):
+    if start.ndim != 0 or start.dtype.is_floating_point or start.dtype.is_complex:
+        raise RuntimeError("start must be an 0-dim integral Tensor.")
+    return narrow(self, dim, int(start.item()), length)
+
+
+def split_sizes(self, split_size, dim=0):
+    return self.split_with_sizes(split_size, dim)
+
+
 def chunk(self, chunks, dim=0):
+    if self.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     size = self.shape[wrap_dim(dim, self.ndim)]
-    step = max(1, -(-size // chunks))
-    return self.split(step, dim)
+    if size == 0:  # torch: `chunks` empty chunks
+        return self.split_with_sizes([0] * chunks, dim)
+    return self.split(-(-size // chunks), dim)
 
 
 def movedim(self, source, destination):
@@ -75,6 +114,8 @@ def movedim(self, source, destination):
 
 
 def contiguous(self, memory_format=None):
+    if memory_format is not None:
+        check_rank(memory_format.name, self.ndim)
     return self if self.is_contiguous() else self.clone(memory_format=yaten.contiguous_format)
 
 
@@ -87,6 +128,16 @@ def clamp(self, min=None, max=None):
     if max is not None:
         out = out.clamp_max(max)
     return out
+
+
+def round_decimals(self, decimals):
+    # torch's formula: round half to even at 10**decimals, in the tensor's own dtype.
+    if not self.is_floating_point():
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{LEGACY_NAME[self.dtype]}'")
+    if decimals == 0:
+        return self.round()
+    ten = 10.0 ** abs(decimals)
+    return (self / ten).round() * ten if decimals < 0 else (self * ten).round() / ten
 
 
 def square(self):
@@ -139,7 +190,16 @@ def _prod(shape):
     return n
 
 
+def norm_str(self, p="fro", dim=None, keepdim=False):
+    if p != "fro":  # torch's "nuc" (a matrix norm) is not supported either
+        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+    return self.norm(2, list(range(self.ndim)) if dim is None else dim, keepdim)
+
+
 def outer(self, vec2):
+    for name, t in (("self", self), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
     return self.unsqueeze(1) * vec2.unsqueeze(0)
 
 
@@ -170,10 +230,11 @@ def div_mode(self, other, rounding_mode=None):
     if rounding_mode == "floor":
         return yaten.floor_divide(self, other)
     if rounding_mode == "trunc":
-        q = yaten.div(self, other)
         if yaten.result_type(self, other).is_floating_point:
-            return q.trunc()
-        return q.trunc().to(yaten.result_type(self, other))
+            return yaten.div(self, other).trunc()
+        # Exact on integers (no float64 round trip) and a zero divisor raises as torch's: the
+        # dividend less its C remainder is a multiple of the divisor.
+        return yaten.floor_divide(self - yaten.fmod(self, other), other)
     raise RuntimeError(
         f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
     )

@@ -5,19 +5,9 @@ Unbatched inputs get a batch axis for the call and lose it after; ``padding='sam
 ``dilation * (kernel - 1)`` in total per axis, the odd one on the right (PyTorch's ``_convolution_mode``).
 """
 
-import sys
-import warnings
-
 import yaten
 
-
-def _caller_stacklevel() -> int:
-    """The stacklevel of the first frame outside yaten, so a warning points at the user's line."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("yaten"):
-        level += 1
-        frame = frame.f_back
-    return level
+from .._user_warning import warn_user
 
 
 def _ints(value, dims: int) -> list:
@@ -60,11 +50,9 @@ def _conv_mode(input, weight, bias, stride, padding, dilation, groups, dims, nam
     totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
     odd = [t % 2 == 1 for t in totals]
     if any(odd):
-        warnings.warn(
+        warn_user(
             "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of "
-            "the input be created",
-            UserWarning,
-            stacklevel=_caller_stacklevel(),
+            "the input be created"
         )
     # An odd total puts its extra zero on the right: pad one more on both sides, drop the first output.
     pads = [t // 2 + (1 if o else 0) for t, o in zip(totals, odd)]

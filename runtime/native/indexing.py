@@ -1,4 +1,10 @@
-"""Functional indexing ops: a copy, then the in-place op (autograd goes through both)."""
+"""Functional indexing ops: a copy, then the in-place op (autograd goes through both); index_add_ as an
+accumulating index_put_."""
+
+import yaten
+
+from .._dims import wrap_dim
+from .._dtype import LEGACY_NAME
 
 
 def scatter_src(self, dim, index, src):
@@ -23,3 +29,54 @@ def masked_fill_tensor(self, mask, value):
 
 def index_put(self, indices, values, accumulate=False):
     return self.clone().index_put_(indices, values, accumulate)
+
+
+def index_add(self, dim, index, source, alpha=1):
+    return self.clone().index_add_(dim, index, source, alpha=alpha)
+
+
+def index_add_(self, dim, index, source, alpha=1):
+    """An accumulating ``index_put_`` at ``index`` along ``dim`` (after torch's checks and bounds)."""
+    d = wrap_dim(dim, self.ndim)
+    _index_add_checks(self, d, index, source)
+    target, source = (self.view(1), source.reshape(1)) if self.ndim == 0 else (self, source)
+    if alpha != 1:
+        source = source * (alpha if self.dtype.is_floating_point else int(alpha))
+    target.index_put_((None,) * d + (index.reshape(-1),), source.to(self.dtype), accumulate=True)
+    return self
+
+
+def _index_add_checks(self, d, index, source):
+    if index.ndim > 1:
+        sizes = list(index.shape)
+        raise IndexError(
+            f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+            f"{LEGACY_NAME[index.dtype]} and size: {sizes}"
+        )
+    if index.dtype not in (yaten.int64, yaten.int32):
+        raise RuntimeError(
+            f"index_add_(): Expected dtype int32/int64 for index but got: {LEGACY_NAME[index.dtype]}"
+        )
+    if self.dtype != source.dtype:
+        raise RuntimeError(
+            f"index_add_(): self ({LEGACY_NAME[self.dtype]}) and source ({LEGACY_NAME[source.dtype]}) must have "
+            "the same scalar type"
+        )
+    wanted = 1 if source.ndim == 0 else source.shape[d]
+    if index.numel() != wanted:
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({wanted}), "
+            f"for dim: {d}"
+        )
+    kept_self, kept_source = list(self.shape), list(source.shape)
+    if self.ndim and source.ndim:
+        del kept_self[d], kept_source[d]
+    if kept_self != kept_source:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
+            f"{list(self.shape)} source.shape = {list(source.shape)}"
+        )
+    size = self.shape[d] if self.ndim else 1
+    for i in index.reshape(-1).tolist():  # torch's index_add refuses negative indices
+        if not 0 <= i < size:
+            raise RuntimeError(f"index {i} is out of bounds for dimension {d} with size {size}")

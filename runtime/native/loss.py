@@ -204,7 +204,7 @@ def binary_cross_entropy(self, target, weight=None, reduction=MEAN):
         raise RuntimeError(
             f"Found dtype {D.LEGACY_NAME[target.dtype]} but expected {D.LEGACY_NAME[self.dtype]}"
         )
-    if bool(((self < 0) | (self > 1)).any()):
+    if not bool(((self >= 0) & (self <= 1)).all()):  # NaN fails it too, as in torch
         raise RuntimeError("all elements of input should be between 0 and 1")
     with yaten.no_grad():
         loss = (target - 1) * (-self).log1p().clamp_min(-100) - target * self.log().clamp_min(-100)

@@ -11,6 +11,8 @@ import numpy as np
 import yaten
 
 from .._dims import wrap_dim
+from .._factories import not_implemented
+from ..kernels.cpu.norm import normalized_shape_checks
 
 
 def _check_vector(t, name, n):
@@ -42,38 +44,15 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
     return yaten.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
-def _check_normalized_shape(input, normalized_shape, params, star):
-    """``normalized_shape`` as a tuple, after PyTorch's checks of it, of the affine ``params`` and of the
-    input's trailing dims (``star`` is how the message writes the leading ones: layer_norm and rms_norm
-    differ)."""
-    shape = tuple(normalized_shape)
-    if len(shape) == 0:
-        raise RuntimeError(
-            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
-            "but got normalized_shape = []"
-        )
-    for name, t in params:
-        if t is not None and tuple(t.shape) != shape:
-            raise RuntimeError(
-                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                f"{list(t.shape)} and normalized_shape = {list(shape)}"
-            )
-    k = len(shape)
-    if input.ndim < k or tuple(input.shape[input.ndim - k :]) != shape:
-        raise RuntimeError(
-            f"Given normalized_shape={list(shape)}, expected input with shape [{star}{', '.join(map(str, shape))}], "
-            f"but got input of size{list(input.shape)}"
-        )
-    return shape
-
-
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
-    shape = _check_normalized_shape(input, normalized_shape, (("weight", weight), ("bias", bias)), "*, ")
+    shape = normalized_shape_checks(input, normalized_shape, (("weight", weight), ("bias", bias)), "*, ")
+    if not input.dtype.is_floating_point:
+        raise not_implemented("LayerNormKernelImpl", input.dtype)
     return yaten.native_layer_norm(input, shape, weight, bias, eps)[0]
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
-    shape = _check_normalized_shape(input, normalized_shape, (("weight", weight),), "*")
+    shape = normalized_shape_checks(input, normalized_shape, (("weight", weight),), "*")
     dims = list(range(input.ndim - len(shape), input.ndim))
     if eps is None:
         eps = float(np.finfo(input.dtype.np).eps)

@@ -162,7 +162,7 @@ def expand(self, size, implicit=False):
 
 def squeeze(self, dim=None):
     n = self.ndim
-    dims = range(n) if dim is None else wrap_dims((dim,) if isinstance(dim, int) else dim, n) if n else ()
+    dims = range(n) if dim is None else wrap_dims((dim,) if isinstance(dim, int) else dim, n)
     keep = [i for i in range(n) if not (i in dims and self.shape[i] == 1)]
     return strided_view(self, [self.shape[i] for i in keep], [self.stride()[i] for i in keep], self._offset)
 
@@ -219,8 +219,14 @@ def slice(self, dim=0, start=None, end=None, step=1):
     return strided_view(self, shape, strides, offset)
 
 
+def _split_dim(self, dim) -> int:
+    if self.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    return wrap_dim(dim, self.ndim)
+
+
 def split(self, split_size, dim=0):
-    d = wrap_dim(dim, self.ndim)
+    d = _split_dim(self, dim)
     size = self.shape[d]
     if split_size < 0 or (split_size == 0 and size != 0):
         raise RuntimeError(
@@ -232,7 +238,12 @@ def split(self, split_size, dim=0):
 
 
 def split_with_sizes(self, split_sizes, dim=0):
-    d = wrap_dim(dim, self.ndim)
+    d = _split_dim(self, dim)
+    if any(n < 0 for n in split_sizes):
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes have only non-negative entries, but got "
+            f"split_sizes={list(split_sizes)}"
+        )
     if sum(split_sizes) != self.shape[d]:
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {self.shape[d]} (input tensor's size at dimension "
@@ -246,6 +257,8 @@ def split_with_sizes(self, split_sizes, dim=0):
 
 
 def unbind(self, dim=0):
+    if self.ndim == 0 and dim in (0, -1):
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, self.ndim)
     return [select(self, d, i) for i in range(self.shape[d])]
 

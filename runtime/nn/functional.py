@@ -8,6 +8,7 @@ through the generated namespace; what is written here is argument handling and c
 
 import warnings as _warnings
 
+from .._factories import tensor_arg
 from ..native import loss as _loss
 from ..native import nn_misc as _nn_misc
 
@@ -135,7 +136,7 @@ def sigmoid(input):
     >>> yaten.nn.functional.sigmoid(yaten.tensor([0.0]))
     tensor([0.5000])
     """
-    return _yaten.sigmoid(input)
+    return input.sigmoid()  # as torch's: a non-tensor raises AttributeError
 
 
 def tanh(input):
@@ -145,7 +146,7 @@ def tanh(input):
     >>> yaten.nn.functional.tanh(yaten.tensor([0.0]))
     tensor([0.])
     """
-    return _yaten.tanh(input)
+    return input.tanh()  # as torch's: a non-tensor raises AttributeError
 
 
 def _softmax_dim(name, ndim, stacklevel):
@@ -206,6 +207,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    tensor_arg("hardtanh_" if inplace else "hardtanh", "input", 1, input)
     if input.dtype is _yaten.bool:
         raise RuntimeError("Bool inputs not supported for hardtanh")
     lo, hi = _int_bounds(input, min_val, max_val)
@@ -214,6 +216,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     """In-place ``hardtanh``."""
+    tensor_arg("hardtanh_", "input", 1, input)  # torch's hardtanh_ is the op itself: its parser checks first
     return hardtanh(input, min_val, max_val, inplace=True)
 
 
@@ -388,6 +391,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    tensor_arg("cross_entropy_loss", "input", 1, input)
+    tensor_arg("cross_entropy_loss", "target", 2, target)
     return _loss.cross_entropy(
         input, target, weight, _reduction_enum(reduction), ignore_index, label_smoothing
     )
@@ -547,10 +552,11 @@ def adaptive_avg_pool2d(input, output_size):
     >>> yaten.nn.functional.adaptive_avg_pool2d(yaten.arange(16.0).reshape(1, 1, 4, 4), (1, None)).tolist()
     [[[[6.0, 7.0, 8.0, 9.0]]]]
     """
+    sizes = input.size()  # first, as torch's: a non-tensor raises AttributeError
     if not isinstance(output_size, int):
-        if len(input.shape) <= len(output_size):
+        if len(sizes) <= len(output_size):
             raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-        defaults = input.shape[-len(output_size) :]
+        defaults = sizes[-len(output_size) :]
         output_size = [d if v is None else v for v, d in zip(output_size, defaults)]
     return _yaten.adaptive_avg_pool2d(input, output_size)
 
@@ -675,6 +681,21 @@ def _pad_last(t, value=0.0):
     return _yt.cat([t, _yt.full((*t.shape[:-1], 1), value, dtype=t.dtype, device=t.device)], -1)
 
 
+def _mha_is_batched(query, key, value):
+    # torch's _mha_shape_check raises AssertionError (explicitly here: ``assert`` vanishes under -O).
+    if query.dim() not in (2, 3):
+        raise AssertionError(
+            f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D query tensor"
+        )
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        kind = "batched (3-D)" if query.dim() == 3 else "unbatched (2-D)"
+        raise AssertionError(
+            f"For {kind} `query`, expected `key` and `value` to be {query.dim()}-D but found {key.dim()}-D "
+            f"and {value.dim()}-D tensors respectively"
+        )
+    return query.dim() == 3
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
                                  bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
                                  training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
@@ -683,7 +704,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  is_causal=False):  # fmt: skip
     """The forward pass of ``nn.MultiheadAttention``, sequence-first: query (L, N, E) or unbatched (L, E);
     returns (output, weights averaged over heads or per head, or None when ``need_weights`` is False)."""
-    is_batched = query.dim() == 3
+    is_batched = _mha_is_batched(query, key, value)
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:

@@ -315,7 +315,7 @@ NATIVE_ERRORS = [
     ),
     pytest.param(
         EXP + "  dtypes: float\n",
-        f"{NF}:1: exp: unknown dtypes 'float'; use one of all, floating, no_bool",
+        f"{NF}:1: exp: unknown dtypes 'float'; use one of all, floating, integral, no_bool",
         id="unknown-dtypes",
     ),
     pytest.param(

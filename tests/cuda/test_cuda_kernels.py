@@ -21,6 +21,8 @@ import pytest
 import torch
 from gpu_compile import compiles_for_a_gpu
 
+from tests.tolerances import assert_close, assert_close_reordered
+
 cuda = pytest.importorskip("numba.cuda")
 
 REPO = Path(__file__).resolve().parents[2]
@@ -373,12 +375,12 @@ UNARY = {
 }  # fmt: skip
 BINARY = {
     "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum, "pow": torch.pow,
-    "fmod_py": torch.remainder, "floordiv": torch.floor_divide, "truediv": torch.div,
+    "fmod_py": torch.remainder, "fmod": torch.fmod, "floordiv": torch.floor_divide, "truediv": torch.div,
     "logical_xor": torch.logical_xor,
 }  # fmt: skip
 BOOL_RESULT = {"isnan", "isinf", "isfinite", "logical_xor"}
 INT_UNARY = ["floor", "ceil", "round", "trunc", "sign", "abs", "relu", "isnan", "isinf", "isfinite"]
-INT_BINARY = ["maximum", "minimum", "fmod_py", "floordiv", "logical_xor"]
+INT_BINARY = ["maximum", "minimum", "fmod_py", "fmod", "floordiv", "logical_xor"]
 A = [inf, -inf, -7.0, 7.0, -0.0, 0.0, 5.0, nan, 1.0, 2.0, -8.0, 0.0, 3.5, -3.5, 6.0, 1.0, -1.0]
 B = [2.0, 2.0, inf, -inf, 3.0, -3.0, 0.0, 1.0, -0.0, nan, 1 / 3, -1.0, -2.0, 2.0, -3.0, 0.0, 0.0]
 IA = [-7, 7, -7, 7, 0, 5, -5, 9, -6]
@@ -415,13 +417,9 @@ def _apply(K, name, arrays, dt):
 def _check(got, ref):
     ref = ref.numpy()
     assert got.dtype == ref.dtype
-    if ref.dtype.kind == "f":
-        tol = {"rtol": 1e-5, "atol": 1e-6} if ref.dtype == np.float32 else {"rtol": 1e-12, "atol": 1e-14}
-        np.testing.assert_allclose(got, ref, equal_nan=True, **tol)
-        zero = ref == 0
-        np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(ref[zero]), err_msg="sign of zero")
-    else:
-        np.testing.assert_array_equal(got, ref)
+    assert_close(got, ref)
+    zero = ref == 0
+    np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(ref[zero]), err_msg="sign of zero")
 
 
 def test_scalar_library_is_complete(K):
@@ -519,13 +517,7 @@ def _ref(fn, x, dim, keepdim, dtype):
 def _assert_reduced(got, ref):
     ref = ref.numpy()
     assert got.shape == ref.shape and got.dtype == ref.dtype
-    if ref.dtype.kind == "f":
-        tol = {np.float16: 1e-3, np.float32: 1e-5, np.float64: 1e-12}[ref.dtype.type]
-        np.testing.assert_allclose(
-            got.astype(np.float64), ref.astype(np.float64), rtol=tol, atol=tol, equal_nan=True
-        )
-    else:
-        np.testing.assert_array_equal(got, ref)
+    assert_close_reordered(got, ref)
 
 
 @pytest.mark.parametrize(
@@ -666,7 +658,7 @@ S, C, R = (importlib.import_module("yaten.kernels.cuda." + n) for n in ("scalar"
 ptx = lambda fn, sig: cuda.compile_ptx(fn.py_func, sig, cc=(9, 0))
 floats = {"atan2", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "atan",
           "tanh", "sigmoid", "erf", "gelu_erf", "gelu_tanh", "silu"}
-two = {"atan2", "maximum", "minimum", "pow", "fmod_py", "floordiv", "truediv", "logical_xor"}
+two = {"atan2", "maximum", "minimum", "pow", "fmod_py", "fmod", "floordiv", "truediv", "logical_xor"}
 for t in (nt.float32, nt.float64, nt.int64, nt.int8):
     names = [n for n in S.__all__ if n != "where" and (t in (nt.float32, nt.float64) or n not in floats)]
     body = "".join(f"        out[i] += {n}(x[i]{', y[i]' if n in two else ''})\\n" for n in names)

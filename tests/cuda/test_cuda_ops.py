@@ -63,6 +63,17 @@ def test_inplace_pointwise_on_cuda():
     assert x.cpu().tolist() == [[3.0, 5.0], [6.0, 8.0]]  # the view [[3, 6], [5, 8]], transposed
 
 
+def test_inplace_overlap_is_refused_on_cuda_as_on_cpu():
+    # The check reads shapes, strides and device addresses: the same rule on every device.
+    x = yaten.arange(9.0, device="cuda").reshape(3, 3)
+    with pytest.raises(RuntimeError, match="some elements of the input tensor and the written-to tensor"):
+        x.add_(x.t())
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        yaten.zeros(3, device="cuda").expand(3, 3).add_(1)
+    x.add_(x)  # full overlap is fine
+    assert x.cpu().tolist() == [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0], [12.0, 14.0, 16.0]]
+
+
 @pytest.mark.parametrize("dims, keepdim", [(None, False), ((0,), False), ((1,), True), ((0, 1), False)])
 def test_sum_and_mean_on_cuda(dims, keepdim):
     a = np.arange(12, dtype=np.float32).reshape(3, 4)

@@ -15,6 +15,9 @@ import numpy as np
 import pytest
 import torch
 
+import yaten
+from tests.tolerances import tolerance
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 # A kernel must not leak NumPy's floating-point warnings (overflow in a cast, 0/0) to the user.
@@ -75,12 +78,11 @@ def tt(a):
 
 
 def tol(dtype):
-    dtype = np.dtype(dtype)
-    return {
-        np.dtype(np.float16): {"rtol": 2e-2, "atol": 2e-2},
-        np.dtype(np.float32): {"rtol": 2e-5, "atol": 2e-5},
-        np.dtype(np.float64): {"rtol": 1e-10, "atol": 1e-10},
-    }.get(dtype, {"rtol": 0, "atol": 0})
+    """tests/tolerances.py's tolerance for ``dtype``; float16 sums round to half at every block: wider."""
+    if np.dtype(dtype) == np.float16:
+        return {"rtol": 2e-2, "atol": 2e-2}
+    rtol, atol = tolerance(dtype) or (0, 0)
+    return {"rtol": rtol, "atol": atol}
 
 
 def check(ours, theirs, source=None, rtol=None, atol=None):
@@ -342,6 +344,32 @@ def test_var_without_degrees_of_freedom(values, correction):
         warnings.simplefilter("ignore")
         check(R.var(a, None, correction, False), torch.var(tt(a), correction=correction))
         check(R.std(a, (0,), correction, True), torch.std(tt(a), 0, correction=correction, keepdim=True))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.tensor([1.0]).var(),
+        lambda m: m.tensor([1.0]).std(),
+        lambda m: m.ones(2, 3).var(1, correction=3),
+        lambda m: m.ones(0).var(),
+        lambda m: m.ones(2, 1).std(1),
+        lambda m: m.ones(2).var(correction=2.5),
+        lambda m: m.ones(3).var(correction=0),
+        lambda m: m.ones(2, 2).var(dim=(0, 1)),
+    ],
+)
+def test_var_std_warn_as_torch_without_degrees_of_freedom(call):
+    """torch's UserWarning (its message, at the caller's line) exactly when N - correction <= 0."""
+    seen = []
+    for lib in (torch, yaten):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call(lib)
+        seen.append(
+            [(str(w.message).split(" (Triggered internally")[0], w.category, w.filename) for w in caught]
+        )
+    assert seen[1] == seen[0]
 
 
 @pytest.mark.parametrize("dtype", INTS + [np.bool_])

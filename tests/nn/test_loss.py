@@ -9,6 +9,7 @@ import torch
 from _module_parity import same
 
 import yaten
+from tests.tolerances import assert_matches as _close
 
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((4, 5))
@@ -27,15 +28,9 @@ def _both(a, grad):
     return t, y
 
 
-def _close(y, t):
-    assert str(t.dtype) == f"torch.{y.dtype.name}"
-    assert tuple(y.shape) == tuple(t.shape)
-    rtol, atol = (1e-7, 1e-10) if t.dtype == torch.float64 else (1e-5, 1e-6)
-    np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _compare(call, *arrays, grad=(0,)):
-    """``call(lib, *tensors)`` in torch and yaten: same values, and same gradients of a weighted sum."""
+def _compare(call, *arrays, grad=(0,), grad_rtol=None):
+    """``call(lib, *tensors)`` in torch and yaten: same values, and same gradients of a weighted sum
+    (``grad_rtol``: where a gradient loses more than its dtype's tolerance)."""
     pairs = [_both(a, i in grad) for i, a in enumerate(arrays)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -47,7 +42,7 @@ def _compare(call, *arrays, grad=(0,)):
         (t * torch.from_numpy(w)).sum().backward()
         (y * yaten.from_numpy(w)).sum().backward()
         for i in grad:
-            _close(pairs[i][1].grad, pairs[i][0].grad)
+            _close(pairs[i][1].grad, pairs[i][0].grad, rtol=grad_rtol)
     return y
 
 
@@ -175,10 +170,13 @@ def test_all_targets_ignored_mean_is_nan():
 def test_binary_cross_entropy(reduction):
     p = 1 / (1 + np.exp(-X))
     p[0, 0], p[0, 1] = 0.0, 1.0  # log clamped at -100; gradient finite (PyTorch's eps) for the input
-    _compare(lambda m, a, b: m.nn.functional.binary_cross_entropy(a, b, reduction=reduction), p, PROBS)
-    _compare(
-        lambda m, a, b, w: m.nn.functional.binary_cross_entropy(a, b, w, reduction=reduction), p, PROBS, W
-    )
+
+    # There the gradient divides by max((1 - p) * p, 1e-12): ~1e11, a few 1e-9 relative from torch's.
+    def bce(m, a, b, w=None):
+        return m.nn.functional.binary_cross_entropy(a, b, w, reduction=reduction)
+
+    _compare(bce, p, PROBS, grad_rtol=1e-7)
+    _compare(bce, p, PROBS, W, grad_rtol=1e-7)
     q = p.copy()
     q[0, :2] = 0.5
     _compare(
@@ -242,6 +240,32 @@ def test_float32_cross_entropy_dtype_and_grad_fn():
     loss.backward()
     assert x.grad.shape == (8, 10)
     np.testing.assert_allclose(x.grad.sum(1).numpy(), 0, atol=1e-6)  # softmax - one_hot rows sum to 0
+
+
+@pytest.mark.parametrize(
+    "kwargs, target",
+    [
+        ({}, IDX),
+        ({"reduction": "none"}, IDX_IGNORED),
+        ({"label_smoothing": 0.1}, IDX),
+        ({}, PROBS),
+        ({"weight": W, "reduction": "sum"}, IDX),
+    ],
+)
+def test_float16_cross_entropy_computes_in_float32_as_torch(kwargs, target):
+    """torch's CPU kernels take half and compute in float32: a float16 result and gradient, within
+    half precision of torch's."""
+    results = []
+    for lib in (torch, yaten):
+        x = lib.tensor(X.astype(np.float16), requires_grad=True)
+        t = lib.tensor(target.astype(np.float16) if target.dtype.kind == "f" else target)
+        kw = {k: lib.tensor(v.astype(np.float16)) if k == "weight" else v for k, v in kwargs.items()}
+        loss = lib.nn.functional.cross_entropy(x, t, **kw)
+        loss.sum().backward()
+        results.append((loss, x.grad))
+    for y, t in zip(results[1], results[0]):
+        assert str(t.dtype) == f"torch.{y.dtype.name}" == "torch.float16"
+        np.testing.assert_allclose(y.detach().numpy(), t.detach().numpy(), rtol=2e-3, atol=1e-3)
 
 
 @pytest.mark.parametrize(

@@ -31,9 +31,9 @@ def _rng(seed=0):
 
 # Inputs must stay inside an op's domain (log of positives, no division by zero, ...).
 POSITIVE = {"log", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "pow.Tensor_Tensor", "pow.Tensor_Scalar",
-            "pow.Scalar"}  # fmt: skip
+            "pow.Scalar", "addcdiv"}  # fmt: skip
 NONZERO_OTHER = {"div.Tensor", "div.Scalar", "remainder.Tensor", "remainder.Scalar", "floor_divide",
-                 "floor_divide.Scalar", "atan2"}  # fmt: skip
+                 "floor_divide.Scalar", "fmod.Tensor", "fmod.Scalar", "atan2"}  # fmt: skip
 SCALARS = {"exponent": 2.0, "alpha": 2, "other": 1.5, "weight": 0.25, "min": -0.5, "max": 0.5, "self": 2.0}
 UNIT_RANGE = {"log1p", "atan2"}
 
@@ -202,6 +202,7 @@ EXPLICIT = {
         Sample((_f(3, 4), 1, [0], True)),
         Sample((_f(3, 4), None, [1])),
     ],
+    "norm.str": [Sample((_f(3, 4),), {"dim": 1}, method=True), Sample((_f(3, 4), "fro", None, True))],
     "cumsum": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), 0))],
     "softmax.int": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), 0))],
     "log_softmax.int": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), -1))],
@@ -235,6 +236,21 @@ EXPLICIT = {
     "roll": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), [1, -1], [0, 1]))],
     "repeat": [Sample((_f(2, 3), (2, 1)), method=True), Sample((_f(2, 3), (2, 1, 2)), method=True)],
     "clone": [Sample((_f(3, 4),)), Sample((_f(4, 3).T,), label="non-contiguous")],
+    "tril": [
+        Sample((_f(3, 4),)),
+        Sample((_f(2, 3, 4), 1), label="batched"),
+        Sample((_f(4, 3).T,), {"diagonal": -1}, label="non-contiguous"),
+        Sample((_f(3, 4), 5), method=True, label="past the corner"),
+        Sample((np.zeros((2, 0, 3)),), label="empty"),
+    ],
+    "triu": [
+        Sample((_f(3, 4),)),
+        Sample((_f(2, 4, 3), -1), label="batched"),
+        Sample((_f(4, 3).T,), {"diagonal": 2}, label="non-contiguous"),
+        Sample((_f(3, 4), -5), method=True, label="past the corner"),
+    ],
+    "tril_indices": [Sample((3, 4, 1)), Sample((4, 3), {"offset": -1}), Sample((0, 3)), Sample((3, 3, -10))],
+    "triu_indices": [Sample((3, 4, -1)), Sample((4, 3), {"offset": 1}), Sample((3, 0)), Sample((4, 3, 10))],
     "view": [Sample((_f(3, 4), (4, 3)), method=True), Sample((_f(3, 4), (-1,)), method=True)],
     "reshape": [Sample((_f(3, 4), (2, 6))), Sample((_f(4, 3).T, (12,)), label="copying")],
     "as_strided": [Sample((_f(3, 4), (2, 2), (1, 2), 1))],
@@ -243,6 +259,13 @@ EXPLICIT = {
     "permute": [Sample((_f(3, 4, 2), (2, 0, 1)))],
     "expand": [Sample((_f(3, 1), (3, 4)), method=True), Sample((_f(4), (2, 4)), method=True)],
     "expand_as": [Sample((_f(3, 1), _f(3, 4)), method=True)],
+    "is_floating_point": [Sample((_f(3),), grad=False), Sample((_idx(1),), grad=False, label="integer")],
+    "is_complex": [Sample((_f(3),), grad=False), Sample((_idx(1),), grad=False, label="integer")],
+    "view_as": [Sample((_f(3, 4), _f(2, 6)), method=True), Sample((_f(3, 4), _f(12, seed=1)), method=True)],
+    "reshape_as": [
+        Sample((_f(3, 4), _f(2, 6)), method=True),
+        Sample((_f(4, 3).T, _f(12, seed=1)), method=True, label="copying"),
+    ],
     "squeeze": [Sample((_f(3, 1, 4),))],
     "squeeze.dim": [Sample((_f(3, 1, 4), 1))],
     "squeeze.dims": [Sample((_f(3, 1, 1), [1, 2]))],
@@ -250,17 +273,59 @@ EXPLICIT = {
     "flatten.using_ints": [Sample((_f(2, 3, 4),)), Sample((_f(2, 3, 4), 1))],
     "unflatten.int": [Sample((_f(2, 6), 1, (2, 3)))],
     "narrow": [Sample((_f(4, 3), 0, 1, 2))],
+    "narrow.Tensor": [Sample((_f(4, 3), 0, _idx(1).reshape(()), 2), grad=False)],
     "select.int": [Sample((_f(4, 3), 0, 1)), Sample((_f(4, 3), 1, -1))],
     "slice.Tensor": [Sample((_f(6, 3), 0, 1, 5, 2))],
     "split.Tensor": [Sample((_f(5, 3), 2))],
     "split_with_sizes": [Sample((_f(5, 3), [2, 3]))],
-    "chunk": [Sample((_f(5, 3), 2))],
+    "split.sizes": [Sample((_f(5, 3), [2, 3]), method=True)],
+    "chunk": [
+        Sample((_f(5, 3), 2)),
+        Sample((np.zeros((0, 3)), 2), label="empty: 2 empty chunks", grad=False),
+    ],
     "unbind.int": [Sample((_f(3, 2),)), Sample((_f(3, 2), 1))],
     "movedim.int": [Sample((_f(2, 3, 4), 0, 2))],
     "movedim.intlist": [Sample((_f(2, 3, 4), [0, 1], [2, 0]))],
     "contiguous": [Sample((_f(4, 3).T,), method=True)],
     "detach": [Sample((_f(3, 4),), grad=False)],
+    "isclose": [
+        Sample((_f(3, 4), _f(3, 4) + 1e-9), grad=False),
+        Sample(
+            (np.array([1.0, np.nan, np.inf, -np.inf, 1.0]), np.array([1.0, np.nan, np.inf, np.inf, 1.1])),
+            grad=False,
+            label="nan and inf",
+        ),
+        Sample(
+            (np.array([1.0, np.nan]), np.array([1.0, np.nan])),
+            {"equal_nan": True},
+            grad=False,
+            label="equal_nan",
+        ),
+        Sample(
+            (_f(3, 1), _f(4, seed=1)), {"rtol": 0.5, "atol": 0.5}, method=True, grad=False, label="broadcast"
+        ),
+        Sample((_idx(1, 2, 100000001), _idx(1, 3, 100000000)), {"rtol": 0.5}, grad=False, label="integers"),
+        Sample((_f(3), _f(3) + 1e-3), {"rtol": 0, "atol": 0}, grad=False, label="zero tolerances"),
+    ],
+    "allclose": [
+        Sample((_f(3, 4), _f(3, 4) + 1e-9), grad=False),
+        Sample((_f(3, 4), _f(3, 4) + 1e-3), method=True, grad=False, label="not close"),
+        Sample((np.array([np.nan]), np.array([np.nan])), {"equal_nan": True}, grad=False, label="equal_nan"),
+    ],
+    "equal": [
+        Sample((_f(3, 4), _f(3, 4)), grad=False),
+        Sample((_f(3, 4), _f(4, 3)), method=True, grad=False, label="shapes"),
+        Sample((_f(2), _idx(1, 2)), grad=False, label="dtypes"),
+        Sample((np.array([np.nan]), np.array([np.nan])), grad=False, label="nan"),
+        Sample((np.zeros((0, 2)), np.zeros((0, 2))), grad=False, label="empty"),
+    ],
     "index_select": [Sample((_f(4, 3), 0, _idx(0, 2, 2)))],
+    "index_add": [
+        Sample((_f(4, 3), 0, _idx(0, 2, 2), _f(3, 3, seed=1)), {"alpha": 2}),
+        Sample((_f(3, 4), -1, _idx(3, 0), _f(3, 2, seed=1)), method=True),
+        Sample((_f(4, 3).T, 1, _idx(1, 1, 3), _f(3, 3, seed=1).T), label="non-contiguous"),
+        Sample((_f(), 0, _idx(0), _f(seed=1)), {"alpha": -1.5}, label="0-d"),
+    ],
     "gather": [Sample((_f(3, 4), 1, _idx(0, 2, 1, 3, 3, 0).reshape(3, 2)))],
     "scatter.src": [Sample((_f(3, 4), 1, _idx(0, 2, 1, 3, 3, 0).reshape(3, 2), _f(3, 2, seed=1)))],
     "scatter.value": [Sample((_f(3, 4), 1, _idx(0, 2, 1, 3, 3, 0).reshape(3, 2), 2.5))],
@@ -286,6 +351,11 @@ EXPLICIT = {
     ],
     "gelu": [Sample((_f(3, 4),)), Sample((_f(3, 4),), {"approximate": "tanh"})],
     "square": [Sample((_f(3, 4),))],
+    "round.decimals": [
+        Sample((_f(3, 4),), {"decimals": 2}),
+        Sample((_f(3, 4) * 100,), {"decimals": -1}, label="negative decimals"),
+        Sample((_f(3, 4),), {"decimals": 0}, label="no decimals"),
+    ],
     "_to_copy": [
         Sample((_f(3, 4),), {"dtype": "float32"}, grad=False),  # float32: too coarse for finite differences
         Sample((_f(3, 4),), {"dtype": "float64"}, label="same dtype"),
@@ -521,7 +591,11 @@ NOT_SAMPLED = {
 
 # Where torch keeps the ops it has outside the torch namespace (overload name -> callable path).
 TORCH_NAME = {"index.Tensor": "ops.aten.index.Tensor", "slice.Tensor": "ops.aten.slice.Tensor",
-              "_to_copy": "ops.aten._to_copy.default", "nll_loss_forward": "ops.aten.nll_loss_forward.default"}  # fmt: skip
+              "_to_copy": "ops.aten._to_copy.default", "nll_loss_forward": "ops.aten.nll_loss_forward.default",
+              **{name: f"ops.aten.{name}.default" for name in (
+                  "nll_loss_backward", "convolution_backward", "max_pool2d_with_indices_backward",
+                  "avg_pool2d_backward", "_adaptive_avg_pool2d_backward", "native_layer_norm_backward",
+                  "native_batch_norm_backward")}}  # fmt: skip
 
 
 def functional_ops():
@@ -547,7 +621,41 @@ BAD = {
         Sample((_idx(1, 2), _idx(3, 4)), {"alpha": 1.5}, label="float alpha, int result"),
     ],
     "mul.Tensor": [Sample((_f(2, 3), _f(4, 1, 2)), label="shape mismatch")],
-    "div.Tensor_mode": [Sample((_f(3), _f(3)), {"rounding_mode": "ceil"}, label="bad rounding mode")],
+    "div.Tensor_mode": [
+        Sample((_f(3), _f(3)), {"rounding_mode": "ceil"}, label="bad rounding mode"),
+        Sample((_idx(5, 3), _idx(1, 0)), {"rounding_mode": "trunc"}, label="integer division by zero"),
+        Sample((_idx(5, 3), _idx(1, 0)), {"rounding_mode": "floor"}, label="integer floor division by zero"),
+    ],
+    # --- elementwise: integer division by zero, bool arithmetic, conditions ---
+    "floor_divide": [
+        Sample((_idx(5, 3), _idx(1, 0)), label="integer division by zero"),
+        Sample((np.array([True]), np.array([True])), label="bool inputs"),
+    ],
+    "floor_divide.Scalar": [Sample((_idx(5, 3), 0), label="integer division by zero")],
+    "remainder.Tensor": [
+        Sample((_idx(5, 3), _idx(1, 0)), label="integer division by zero"),
+        Sample((np.array([True]), np.array([True])), label="bool inputs"),
+    ],
+    "remainder.Scalar": [Sample((_idx(5, 3), 0), label="integer division by zero")],
+    "fmod.Tensor": [Sample((_idx(5, 3), _idx(1, 0)), label="integer division by zero")],
+    "fmod.Scalar": [Sample((_idx(5, 3), 0), label="integer division by zero")],
+    "pow.Tensor_Scalar": [Sample((_idx(1, 2), -1), label="integer to a negative integer")],
+    "pow.Tensor_Tensor": [Sample((np.array([True]), np.array([True])), label="bool inputs")],
+    "sub.Tensor": [
+        Sample((np.array([True]), np.array([False])), label="two bool tensors"),
+        Sample((np.array([True]), _idx(1)), label="a bool tensor"),
+    ],
+    "neg": [Sample((np.array([True, False]),), label="bool input")],
+    "abs": [Sample((np.array([True, False]),), label="bool input")],
+    "relu": [Sample((np.array([True, False]),), label="bool input")],
+    "floor": [Sample((np.array([True, False]),), label="bool input")],
+    "round": [Sample((np.array([True, False]),), label="bool input")],
+    "round.decimals": [Sample((_idx(1, 2),), {"decimals": 1}, label="integer input")],
+    "bitwise_not": [Sample((_f(3),), label="float input")],
+    "where.self": [
+        Sample((_f(3), _f(3), _f(3)), label="float condition"),
+        Sample((_idx(1, 0, 1), _f(3), _f(3)), label="int condition"),
+    ],
     "silu": [Sample((_idx(1, 2),), label="integer input")],
     "sum.dim_IntList": [
         Sample((_f(3, 4), [2]), label="dim out of range"),
@@ -581,10 +689,46 @@ BAD = {
     ],
     "reshape": [Sample((_f(3, 4), (-1, -1)), label="two -1")],
     "permute": [Sample((_f(3, 4), (0,)), label="length"), Sample((_f(3, 4), (0, 0)), label="repeated")],
+    "is_floating_point": [Sample((1.5,), label="a number")],
+    "is_complex": [Sample((1j,), label="a number")],
+    "view_as": [Sample((_f(4, 3).T, _f(12)), method=True, label="not viewable")],
+    "reshape_as": [Sample((_f(3, 4), _f(5)), method=True, label="numel")],
+    "addcdiv": [
+        Sample((_f(3), _idx(1, 2, 3), _idx(1, 2, 3)), label="integer division"),
+        Sample((_f(3), np.array([True]), _idx(1)), label="bool and integer division"),
+    ],
+    "index_add": [
+        Sample((_f(3, 2), 0, _idx(0, 3), _f(2, 2)), label="index out of range"),
+        Sample((_f(3, 2), 0, _idx(-1), _f(1, 2)), label="negative index"),
+        Sample((_f(3, 2), 0, np.array([0.0]), _f(1, 2)), label="float index"),
+        Sample((_f(3, 2), 0, _idx(0, 1).reshape(2, 1), _f(2, 2)), label="2-d index"),
+        Sample((_f(3, 2), 0, _idx(0), _f(1, 2).astype(np.float32)), label="dtype mismatch"),
+        Sample((_f(3, 2), 0, _idx(0, 1), _f(1, 2)), label="index count"),
+        Sample((_f(3, 2), 0, _idx(0), _f(1, 3)), label="source shape"),
+        Sample((_f(3, 2), 2, _idx(0), _f(1, 2)), label="dim out of range"),
+    ],
+    "isclose": [
+        Sample((_f(2), _f(2).astype(np.float32)), label="dtype mismatch"),
+        Sample((_f(2), _f(2)), {"rtol": -1.0}, label="negative rtol"),
+        Sample((_f(2), _f(2)), {"atol": -0.5}, label="negative atol"),
+        Sample((_f(2), _f(3)), label="shape mismatch"),
+        Sample((_f(2), 1.0), label="a number"),
+    ],
+    "allclose": [Sample((_f(2), _f(2).astype(np.float32)), label="dtype mismatch")],
+    "equal": [Sample((_f(2), 1), label="a number")],
+    "tril": [Sample((_f(3),), label="1-d input"), Sample((_f(),), label="0-d input")],
+    "triu": [Sample((_f(3),), label="1-d input")],
+    "tril_indices": [
+        Sample((-1, 3), label="negative row"),
+        Sample((3, 3), {"dtype": "float32"}, label="float dtype"),
+    ],
+    "triu_indices": [
+        Sample((3, -2), label="negative col"),
+        Sample((3, 3), {"dtype": "float64"}, label="float dtype"),
+    ],
     "expand": [Sample((_f(3, 2), (3, 4)), method=True, label="non-singleton")],
     "select.int": [Sample((_f(3, 4), 0, 3), label="index out of range")],
     "transpose.int": [Sample((_f(3, 4), 0, 2), label="dim out of range")],
-    "squeeze.dim": [Sample((_f(3, 4), 2), label="dim out of range")],
     "narrow": [Sample((_f(3, 4), 0, 2, 2), label="past the end")],
     "split_with_sizes": [Sample((_f(5, 3), [2, 2]), label="sizes don't add up")],
     "index_select": [
@@ -616,7 +760,6 @@ BAD = {
         Sample((_f(3, 5), _idx(1, 0)), label="batch size"),
         Sample((_f(3, 5), _idx(1, 0, 4)), {"weight": _f(2)}, label="weight size"),
     ],
-    "binary_cross_entropy": [Sample((np.array([1.5]), np.array([1.0])), label="input out of [0, 1]")],
     "kl_div": [Sample((_idx(1, 2), _idx(1, 2), 1), label="integer inputs")],
     # --- nn: convolution and pooling ---
     "conv2d": [
@@ -674,5 +817,222 @@ BAD = {
             label="mask and causal",
         ),
         Sample((_f(2, 3, 4), _f(2, 5, 3), _f(2, 5, 3)), label="embedding sizes"),
+        Sample((_f(4), _f(4), _f(4)), label="1-d inputs"),
+        Sample((_f(2, 3, 4), _f(2, 3, 4), _f(2, 3, 4)), {"dropout_p": 1.5}, label="dropout_p above 1"),
+    ],
+    # --- more argument kinds: 0-d and empty inputs, out-of-range dims, negative sizes, wrong types ---
+    "gelu": [Sample((_f(3),), {"approximate": "fast"}, label="unknown approximate")],
+    "clamp": [Sample((_f(3),), label="no bounds")],
+    "square": [Sample(("x",), label="non-tensor")],
+    "div.Scalar_mode": [Sample((_f(3), 2.0), {"rounding_mode": "up"}, label="bad rounding mode")],
+    "as_strided": [
+        Sample((_f(6), (4,), (2,)), label="past the storage"),
+        Sample((_f(6), (2, 3), (1,)), label="strides length"),
+        Sample((_f(6), (-1,), (1,)), label="negative size"),
+    ],
+    "t": [Sample((_f(2, 3, 4),), label="3-d")],
+    "squeeze": [Sample(("x",), label="non-tensor")],
+    "squeeze.dims": [
+        Sample((_f(3, 1), [0, 0]), label="repeated dim"),
+        Sample((_f(), [1]), label="0-d dim 1"),
+    ],
+    "squeeze.dim": [Sample((_f(3, 4), 2), label="dim out of range"), Sample((_f(), 1), label="0-d dim 1")],
+    "unsqueeze": [Sample((_f(3, 4), 3), label="dim out of range"), Sample((_f(), -3), label="0-d dim -3")],
+    "slice.Tensor": [Sample((_f(6), 0, 0, 6, 0), label="zero step"), Sample((_f(), 0), label="0-d")],
+    "split.Tensor": [
+        Sample((_f(), 1), label="0-d"),
+        Sample((_f(4), -1), label="negative size"),
+        Sample((_f(4), 2, 1), label="dim out of range"),
+    ],
+    "split.sizes": [Sample((_f(4), [5, -1]), method=True, label="negative size")],
+    "unbind.int": [Sample((_f(),), label="0-d"), Sample((_f(3), 1), label="dim out of range")],
+    "detach": [Sample(([1.0],), label="list")],
+    "flatten.using_ints": [Sample((_f(2, 3, 4), 2, 1), label="start after end")],
+    "unflatten.int": [
+        Sample((_f(6), 0, (4, 2)), label="sizes' product"),
+        Sample((_f(6), 0, ()), label="no sizes"),
+    ],
+    "expand_as": [Sample((_f(2, 3), _f(3, 2)), label="shapes")],
+    "narrow.Tensor": [Sample((_f(4), 0, np.array([0.0]), 1), label="float start")],
+    "chunk": [Sample((_f(), 2), label="0-d"), Sample((_f(4), 0), label="zero chunks")],
+    "movedim.int": [Sample((_f(2, 3), 0, 2), label="dim out of range")],
+    "movedim.intlist": [Sample((_f(2, 3), [0, 0], [0, 1]), label="repeated dim")],
+    "contiguous": [
+        Sample((_f(3),), {"memory_format": "channels_last"}, method=True, label="format as a string")
+    ],
+    "sum": [Sample((_f(3),), {"dtype": "x"}, label="bad dtype")],
+    "mean.dim": [
+        Sample((_f(3, 4), [2]), label="dim out of range"),
+        Sample((_idx(1, 2), [0]), label="integer input"),
+    ],
+    "prod": [Sample(("x",), label="non-tensor")],
+    "prod.dim_int": [Sample((_f(3, 4), 2), label="dim out of range")],
+    "max": [Sample((np.zeros((0,)),), label="empty")],
+    "min": [Sample((np.zeros((0,)),), label="empty")],
+    "min.dim": [
+        Sample((np.zeros((0, 3)), 0), label="empty reduction"),
+        Sample((_f(3), 1), label="dim out of range"),
+    ],
+    "max.other": [Sample((_f(3), _f(4)), label="shapes")],
+    "min.other": [Sample((_f(3), _f(4)), label="shapes")],
+    "sort.stable": [Sample((_f(3),), {"stable": True, "dim": 1}, label="dim out of range")],
+    "argsort": [Sample((_f(3), 1), label="dim out of range")],
+    "argsort.stable": [Sample((_f(3),), {"stable": True, "dim": 2}, label="dim out of range")],
+    "amax": [Sample((np.zeros((0,)),), label="empty"), Sample((_f(3), [1]), label="dim out of range")],
+    "amin": [Sample((np.zeros((0,)),), label="empty")],
+    "argmax": [Sample((np.zeros((0,)),), label="empty"), Sample((_f(3), 1), label="dim out of range")],
+    "argmin": [Sample((np.zeros((0, 2)), 0), label="empty dim")],
+    "std.correction": [Sample((_idx(1, 2),), label="integer input"), Sample((_f(3), [1]), label="dim")],
+    "var": [Sample((_idx(1, 2),), label="integer input")],
+    "var.dim": [Sample((_f(3), [1]), label="dim out of range")],
+    "std": [Sample((np.array([True]),), label="bool input")],
+    "std.dim": [Sample((_f(3), [2]), label="dim out of range")],
+    "logsumexp": [Sample((_f(3), [1]), label="dim out of range")],
+    "all": [Sample(("x",), label="non-tensor")],
+    "all.dim": [Sample((_f(3), 1), label="dim out of range")],
+    "all.dims": [Sample((_f(3),), {"dim": [0, 0]}, label="repeated dim")],
+    "any": [Sample(("x",), label="non-tensor")],
+    "any.dim": [Sample((_f(3), 1), label="dim out of range")],
+    "any.dims": [Sample((_f(3),), {"dim": [1]}, label="dim out of range")],
+    "norm.Scalar": [Sample((_idx(1, 2),), label="integer input")],
+    "norm.ScalarOpt_dim": [Sample((_f(3), 2, [1]), label="dim out of range")],
+    "norm.str": [Sample((_f(3, 4),), {"p": "x"}, method=True, label="unknown order")],
+    "cumsum": [Sample((_f(3), 1), label="dim out of range")],
+    "_softmax": [Sample((_f(3), 1, False), label="dim out of range")],
+    "_log_softmax": [Sample((_f(3), 1, False), label="dim out of range")],
+    "_softmax_backward_data": [Sample((_f(3), _f(4), 0, "float64"), label="shapes")],
+    "_log_softmax_backward_data": [Sample((_f(3), _f(3), 1, "float64"), label="dim out of range")],
+    "log_softmax.int": [
+        Sample((_f(3), 1), label="dim out of range"),
+        Sample((_idx(1, 2), 0), label="integer"),
+    ],
+    "addmm": [
+        Sample((_f(2, 2), _f(2, 3), _f(2, 2)), label="inner sizes"),
+        Sample((_f(3, 3), _f(2, 3), _f(3, 2)), label="self shape"),
+    ],
+    "mv": [Sample((_f(2, 3), _f(2)), label="sizes"), Sample((_f(3), _f(3)), label="1-d matrix")],
+    "outer": [Sample((_f(2, 2), _f(2)), label="2-d self"), Sample((_f(), _f(2)), label="0-d self")],
+    "linear": [
+        Sample((_f(2, 3), _f(4, 2)), label="sizes"),
+        Sample((_f(2, 3), _f(4, 3), _f(3)), label="bias size"),
+    ],
+    "roll": [Sample((_f(2, 3), [1, 2], [0]), label="shifts and dims"), Sample((_f(2, 3), 1, 2), label="dim")],
+    "clone": [Sample((_f(3),), {"memory_format": "channels_last"}, label="format as a string")],
+    "masked_select": [
+        Sample((_f(3), np.array([1.0, 0.0, 1.0])), label="float mask"),
+        Sample((_f(3), np.array([True, False])), label="mask shape"),
+    ],
+    "nonzero": [Sample(("x",), label="non-tensor")],
+    "scatter.src": [Sample((_f(3), 0, _idx(5), _f(1)), label="index out of range")],
+    "scatter.value": [Sample((_f(3), 0, np.array([1.0]), 1.0), label="float index")],
+    "scatter_add": [Sample((_f(3), 0, _idx(1).reshape(1, 1), _f(1, 1)), label="index dims")],
+    "masked_fill.Tensor": [Sample((_f(3), np.array([True, False, True]), _f(3)), label="1-d value")],
+    "index_put": [
+        Sample((_f(3), [_idx(3)], _f(1)), label="index out of range"),
+        Sample((_f(3), [_idx(0, 1)], _f(3)), label="values shape"),
+    ],
+    "l1_loss": [Sample((_f(3), _f(4)), label="shapes")],
+    "huber_loss": [Sample((_f(3), _f(3)), {"delta": -1.0}, label="negative delta")],
+    "nll_loss_forward": [Sample((_f(2, 3), _idx(0, 3), None, 1, -100), label="target out of bounds")],
+    "nll_loss_backward": [
+        Sample(
+            (np.array(1.0), _f(2, 3), _idx(0, 3), None, 1, -100, np.array(2.0)), label="target out of bounds"
+        )
+    ],
+    "binary_cross_entropy_with_logits": [
+        Sample((_f(2, 3), _f(2, 3)), {"pos_weight": _f(2)}, label="pos_weight size"),
+    ],
+    "binary_cross_entropy": [
+        Sample((np.array([1.5]), np.array([1.0])), label="input out of [0, 1]"),
+        Sample((np.array([np.nan, 0.5]), np.array([1.0, 0.0])), label="NaN input"),
+    ],
+    "convolution": [
+        Sample(
+            (_f(1, 2, 5, 5), _f(2, 1, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1), label="channels"
+        ),
+    ],
+    "convolution_backward": [
+        Sample(
+            (
+                _f(1, 2, 3, 3),
+                _f(1, 1, 5, 5),
+                _f(2, 1, 3, 3),
+                None,
+                [1, 1],
+                [0, 0],
+                [1, 1],
+                False,
+                [0, 0],
+                0,
+                [True, True, False],
+            ),
+            label="zero groups",
+        ),
+    ],
+    "conv1d": [
+        Sample((_f(1, 2, 5), _f(2, 1, 3)), label="channels"),
+        Sample((_f(2), _f(2, 1, 3)), label="1-d"),
+    ],
+    "conv1d.padding": [Sample((_f(1, 1, 5), _f(2, 1, 3), None, 2, "same"), label="same, strided")],
+    "conv_transpose1d": [Sample((_f(1, 3, 5), _f(2, 1, 3)), label="channels")],
+    "max_pool2d_with_indices": [Sample((_f(1, 1, 4, 4), [0]), label="zero kernel")],
+    "max_pool2d_with_indices_backward": [
+        Sample(
+            (_f(1, 1, 3, 3), _f(1, 1, 4, 4), [2], [2], [0], [1], False, _idx(0).reshape(1, 1, 1, 1)),
+            label="grad shape",
+        ),
+    ],
+    "avg_pool2d_backward": [
+        Sample((_f(1, 1, 3, 3), _f(1, 1, 4, 4), [2], [2], [0], False, True, None), label="grad shape"),
+    ],
+    "_adaptive_avg_pool2d_backward": [Sample((_f(1, 1, 3), _f(1, 1, 4, 4)), label="grad dims")],
+    "native_layer_norm": [Sample((_f(2, 3), [4], None, None, 1e-5), label="shape")],
+    "native_batch_norm": [
+        Sample((_f(3), None, None, None, None, True, 0.1, 1e-5), label="1-d input"),
+        Sample((_idx(1, 2).reshape(1, 2), None, None, None, None, True, 0.1, 1e-5), label="integer input"),
+    ],
+    "native_layer_norm_backward": [
+        Sample(
+            (_f(2, 3), _f(2, 3), [4], _f(2, 1), _f(2, 1), None, None, [True, False, False]), label="shape"
+        ),
     ],
 }
+
+
+def pointwise_bad_samples(fn):
+    """Bad calls of a pointwise op, derived from its schema: a string where the first tensor goes, and
+    (for ops of several tensors) shapes that don't broadcast."""
+    args = [a for a in fn.schema.flat_arguments if a not in fn.schema.out_arguments]
+    kwonly = {a.name for a in fn.schema.arguments.kwarg_only}
+    tensors = [a for a in args if str(a.type) == "Tensor"]
+
+    def sample(value_of, label):
+        vals, kwargs = [], {}
+        for a in args:
+            v = value_of(a)
+            if a.name in kwonly or a.name == "alpha":
+                kwargs[a.name] = v
+            else:
+                vals.append(v)
+        return Sample(tuple(vals), kwargs, label=label)
+
+    def plain(a, shape=(3, 4)):
+        if str(a.type) != "Tensor":
+            return SCALARS.get(a.name, 2)
+        return (
+            np.ones(shape, bool)
+            if a.name == "condition"
+            else _values(_rng(), shape, np.float64, a.name, fn.name)
+        )
+
+    out = [sample(lambda a: "x" if a is tensors[0] else plain(a), "string input")]
+    if len(tensors) > 1:
+        out.append(
+            sample(lambda a: plain(a, (3, 5) if a is tensors[-1] else (3, 4)), "shapes don't broadcast")
+        )
+    return out
+
+
+for _fn in functional_ops():
+    if _fn.pointwise is not None and not _fn.name.startswith("_"):  # torch has no public _gelu_erf
+        BAD.setdefault(_fn.name, []).extend(pointwise_bad_samples(_fn))

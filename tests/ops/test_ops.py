@@ -19,9 +19,9 @@ from op_samples import (
 )
 
 import yaten
+from tests.tolerances import assert_close
 
 POINTWISE_DTYPES = (np.float32, np.float64, np.int64, np.int32)
-FLOAT_TOL = {"float16": (1e-2, 1e-3), "float32": (1e-5, 1e-6), "float64": (1e-10, 1e-12)}
 
 
 def _cases():
@@ -102,13 +102,7 @@ def _assert_same(y, t, what="output"):
         assert isinstance(y, yaten.Tensor), f"{what}: expected a Tensor, got {type(y).__name__}"
         assert str(t.dtype) == f"torch.{y.dtype.name}", f"{what}: dtype {y.dtype} vs {t.dtype}"
         assert tuple(y.shape) == tuple(t.shape), f"{what}: shape {tuple(y.shape)} vs {tuple(t.shape)}"
-        expected = t.detach().numpy()
-        got = y.detach().numpy()
-        if expected.dtype.kind == "f":
-            rtol, atol = FLOAT_TOL[expected.dtype.name]
-            np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
-        else:
-            np.testing.assert_array_equal(got, expected, err_msg=what)
+        assert_close(y, t, what)
     elif isinstance(t, (tuple, list)):
         assert len(y) == len(t), f"{what}: {len(y)} outputs vs {len(t)}"
         for i, (a, b) in enumerate(zip(y, t)):
@@ -277,8 +271,10 @@ def _variants(kind):
 def _variant_cases(kind):
     cases = []
     for fn, functional in _variants(kind):
-        if functional.pointwise is not None:
-            samples = pointwise_samples(functional, np.float32)
+        if functional.pointwise is not None:  # an integer-only op (bitwise_not) is sampled on int64
+            samples = pointwise_samples(
+                functional, np.int64 if functional.dtypes == "integral" else np.float32
+            )
         else:
             samples = [_as_dtype(s, np.float32) for s in EXPLICIT.get(functional.name, [])]
         for s in samples:

@@ -551,3 +551,22 @@ WHERE_METHOD = {
 def test_a_method_binds_its_receiver_to_self_wherever_self_is(call):
     # where.self(Tensor condition, Tensor self, Tensor other): x.where(c, y) is where(c, x, y)
     assert call(yaten) == call(torch)
+
+
+def test_fill_with_a_0d_tensor_as_torch():
+    """``fill_(tensor)`` takes a 0-d tensor's value, and its gradient is the sum of the filled ones'."""
+    results = []
+    for lib in (torch, yaten):
+        value = lib.tensor(2.5, requires_grad=True)
+        y = lib.zeros(3, requires_grad=True) * 1
+        y.fill_(value)
+        (y * lib.tensor([1.0, 2.0, 3.0])).sum().backward()
+        ints = lib.zeros(2, dtype=lib.int64).fill_(lib.tensor(3.7))
+        results.append((y.tolist(), value.grad.item(), ints.tolist()))
+    assert results[1] == results[0] == ([2.5, 2.5, 2.5], 6.0, [3, 3])
+
+
+@pytest.mark.parametrize("element", [1.0, 5, True, yaten.tensor(2.0), yaten.tensor([[9.0], [1.0]])])
+def test_contains_as_torch(element):
+    t = torch.tensor(element.numpy()) if isinstance(element, yaten.Tensor) else element
+    assert (element in yaten.arange(3.0)) == (t in torch.arange(3.0))

@@ -32,11 +32,6 @@ def compute_dtype(dtype) -> np.dtype:
 # c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
 C_NAME = {d.name: name for d, name in C10_NAME.items()}
 
-OVERLAP_MSG = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
-
 
 def c_contiguous(a: np.ndarray) -> np.ndarray:
     """``a`` as a C-contiguous array (np.ascontiguousarray turns 0-d into 1-d)."""
@@ -47,11 +42,11 @@ def cast(src: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """``src`` converted to ``dtype`` as c10 converts (no copy when the dtype already matches)."""
     if src.dtype == dtype:
         return src
-    if dtype == F16 and src.dtype == F64:
-        src = src.astype(F32)
-    elif dtype == U8 and src.dtype.kind == "f":
-        src = src.astype(np.int64)
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN and inf to an integer: as C gives
+        if dtype == F16 and src.dtype == F64:
+            src = src.astype(F32)
+        elif dtype == U8 and src.dtype.kind == "f":
+            src = src.astype(np.int64)
         return src.astype(dtype)
 
 

@@ -19,11 +19,14 @@ import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import LEGACY_NAME, TYPEID_NAME
+from ..._overlap import assert_no_internal_overlap as _assert_no_internal_overlap
+from ..._overlap import assert_no_overlap as _assert_no_overlap
+from ..._overlap import assert_no_partial_overlap as _assert_no_partial_overlap
+from ..._overlap import has_internal_overlap as _has_internal_overlap
 from ..._promotion import infer_size as _infer_size
 from .convert import BOOL as _BOOL
 from .convert import F16 as _F16
 from .convert import F32 as _F32
-from .convert import OVERLAP_MSG as _OVERLAP_MSG
 from .convert import U8 as _U8
 from .convert import c_contiguous as _c
 from .convert import scalar_to as _scalar_to
@@ -37,11 +40,6 @@ _SCALAR_NAME = {d.name: name for d, name in LEGACY_NAME.items()}
 
 
 # --- helpers (the conversions shared with shape.py live in convert.py) ---------------------------------
-
-
-def _has_internal_overlap(a: np.ndarray) -> bool:
-    # torch's has_internal_overlap: only a zero stride over a dim of size > 1 is known to overlap.
-    return a.size > 0 and any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides))
 
 
 def _first_out_of_bounds(idx: np.ndarray, n: int):
@@ -300,8 +298,7 @@ def scatter_checks(self, dim, index, src):
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.size == 0:
         return d
-    if _has_internal_overlap(self):
-        raise RuntimeError(_OVERLAP_MSG)
+    _assert_no_internal_overlap(self)
     self1, idx1 = shape_1d(self), shape_1d(index)
     if len(self1) != len(idx1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
@@ -400,8 +397,9 @@ def masked_fill_checks(self, mask, value) -> None:
             "before performing this operation. This also applies to advanced indexing e.g. "
             "tensor[mask] = scalar",
             UserWarning,
-            stacklevel=3,  # the caller of masked_fill_
+            stacklevel=4,  # the caller of masked_fill_ (past the fp-error wrapper)
         )
+    _assert_no_partial_overlap(self, mask)
 
 
 def masked_fill_(self, mask, value):
@@ -484,7 +482,7 @@ def expand_indices(self, indices, mask_indices=np.nonzero) -> tuple:
             warnings.warn(
                 "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         for j in range(idx.ndim):
             src = len(entries) + j
@@ -584,8 +582,13 @@ def index_put_checks(self, entries: list, shape: tuple, values) -> tuple:
             "performing this operation. This also applies to advanced indexing e.g. "
             "tensor[indices] = tensor",
             UserWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
+    # Unlike masked_fill_'s mask, values and indices may not even be self itself.
+    _assert_no_overlap(self, values)
+    for e in entries:
+        if e is not None:
+            _assert_no_overlap(self, e)
     return result_shape
 
 

@@ -9,6 +9,8 @@ way (a training step's loss is small: NumPy's masks and fancy indexing cost more
 import numba
 import numpy as np
 
+from .convert import compute_dtype
+
 NONE, MEAN = 0, 1
 
 
@@ -62,17 +64,19 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
     >>> nll_loss_forward(np.array([[-1.0, -2.0], [-3.0, -4.0]]), np.array([1, 0]), None, 1, -100)
     (array(2.5), array(2.))
     """
-    target, weight = _operands(self, target, weight)
-    losses = np.empty(self.shape[0], self.dtype)
-    total, bad = _pick_rows(self, target, weight, ignore_index, losses)
+    dtype = self.dtype
+    x = np.asarray(self, compute_dtype(dtype))  # half is computed in float32, as torch's CPU kernel
+    target, weight = _operands(x, target, weight)
+    losses = np.empty(x.shape[0], x.dtype)
+    total, bad = _pick_rows(x, target, weight, ignore_index, losses)
     check_target_bounds(target, bad)
     if reduction == NONE:
-        return losses, np.zeros((), self.dtype)
-    out = losses.sum(dtype=self.dtype)
+        return losses.astype(dtype, copy=False), np.zeros((), dtype)
+    out = losses.sum(dtype=x.dtype)
     if reduction == MEAN:
         with np.errstate(invalid="ignore", divide="ignore"):
             out = out / total
-    return np.asarray(out, self.dtype), np.asarray(total, self.dtype)
+    return np.asarray(out, dtype), np.asarray(total, dtype)
 
 
 def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
@@ -83,11 +87,12 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
     array([[ 0. , -0.5],
            [-0.5,  0. ]])
     """
-    target, weight = _operands(self, target, weight)
-    scale = np.asarray(grad_output, self.dtype).reshape(-1)
+    dtype = compute_dtype(self.dtype)  # half is computed in float32, as in the forward
+    target, weight = _operands(np.empty((0, self.shape[1]), dtype), target, weight)
+    scale = np.asarray(grad_output, dtype).reshape(-1)
     if reduction == MEAN:
         with np.errstate(invalid="ignore", divide="ignore"):  # a mean over no target: 0 / 0
-            scale = scale / np.asarray(total_weight, self.dtype)
-    out = np.zeros(self.shape, self.dtype)
+            scale = scale / np.asarray(total_weight, dtype)
+    out = np.zeros(self.shape, dtype)
     check_target_bounds(target, _scatter_rows(target, weight, ignore_index, scale, out))
-    return out
+    return out.astype(self.dtype, copy=False)

@@ -10,6 +10,7 @@ import math
 import numpy as np
 from numba import prange
 
+from ..._dtype import BY_NP, LEGACY_NAME
 from .convert import compute_dtype
 from .threads import parallel_njit
 
@@ -51,6 +52,31 @@ def _layer_norm_rows(x, w, b, eps, out, mean, rstd):  # pragma: no cover (compil
             out[i, j] = y
 
 
+def normalized_shape_checks(input, normalized_shape, params, star="*, "):
+    """``normalized_shape`` as a tuple, after PyTorch's checks of it, of the affine ``params`` and of the
+    input's trailing dims (``star`` is how the message writes the leading ones: layer_norm and rms_norm
+    differ). Arrays and tensors alike; shared with runtime/native and the cuda kernels."""
+    shape = tuple(normalized_shape)
+    if len(shape) == 0:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+            "but got normalized_shape = []"
+        )
+    for name, t in params:
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                f"{list(t.shape)} and normalized_shape = {list(shape)}"
+            )
+    k = len(shape)
+    if input.ndim < k or tuple(input.shape[input.ndim - k :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [{star}{', '.join(map(str, shape))}], "
+            f"but got input of size{list(input.shape)}"
+        )
+    return shape
+
+
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     """``(output, mean, rstd)`` of layer norm over the last ``len(normalized_shape)`` dims; ``mean`` and
     ``rstd`` keep those dims as size 1, as PyTorch's.
@@ -62,6 +88,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     >>> mean.ravel(), rstd.shape
     (array([2., 3.]), (2, 1))
     """
+    normalized_shape_checks(input, normalized_shape, (("weight", weight), ("bias", bias)))
     k = len(normalized_shape)
     lead = input.shape[: input.ndim - k]
     m = math.prod(lead)
@@ -117,8 +144,10 @@ def _batch_norm_channels(x, w, b, rmean, rvar, training, eps, out, mean, var):  
                 out[i, k, j] = x[i, k, j] * scale + shift
 
 
-def batch_norm_checks(training, running_mean, running_var):
+def batch_norm_checks(input, training, running_mean, running_var):
     """The checks of native_batch_norm, shared with the CUDA kernel."""
+    if np.dtype(input.dtype).kind != "f":
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{LEGACY_NAME[BY_NP[input.dtype]]}'")
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(
             "running_mean must be defined in evaluation mode"
@@ -142,7 +171,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     >>> rm, rv
     (array([0.5, 1.5]), array([1.5, 4.5]))
     """
-    batch_norm_checks(training, running_mean, running_var)
+    batch_norm_checks(input, training, running_mean, running_var)
     shape = input.shape
     nb, c = shape[0], shape[1]
     s = math.prod(shape[2:])
@@ -209,6 +238,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     (array([[0., 0.],
            [0., 0.]]), array([-1.,  0.]), array([1., 0.]))
     """
+    normalized_shape_checks(input, normalized_shape, (("weight", weight), ("bias", bias)))
     k = len(normalized_shape)
     lead = input.shape[: input.ndim - k]
     m = math.prod(lead)

@@ -237,6 +237,18 @@ def _shape_check(x, kernel, stride, padding, dilation, out_hw):
         )
 
 
+def _grad_shape_check(grad_output, x, out_hw):
+    """torch's check of a pooling backward's ``grad_output`` against the forward's output shape."""
+    n = x.ndim
+    for dim, size in ((n - 3, x.shape[-3]), (n - 2, out_hw[0]), (n - 1, out_hw[1])):
+        if grad_output.ndim != n or grad_output.shape[dim] != size:
+            got = grad_output.shape[dim] if dim < grad_output.ndim else None
+            raise RuntimeError(
+                f"Expected a tensor of dimension {n} and tensor.size[{dim}] == {size} but got: dimension "
+                f"{grad_output.ndim} and tensor.size[{dim}] = {got}"
+            )
+
+
 def _planes(x):
     """(N*C, H, W) contiguous, in the compute dtype (float32 for half)."""
     ct = compute_dtype(x.dtype)
@@ -287,7 +299,9 @@ def max_pool2d_with_indices_backward(
     grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices
 ):
     """The gradient of max pooling: each output's gradient added at its index in the input."""
-    max_geometry(self, kernel_size, stride, padding, dilation, ceil_mode)
+    _grad_shape_check(
+        grad_output, self, max_geometry(self, kernel_size, stride, padding, dilation, ceil_mode)[4]
+    )
     g = _planes(grad_output)
     out = np.zeros((g.shape[0],) + self.shape[-2:], dtype=g.dtype)
     if g.size:
@@ -336,9 +350,10 @@ def avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
 def avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                         divisor_override):  # fmt: skip
     """The gradient of ``avg_pool2d``: each output's gradient spread evenly over its window."""
-    (kh, kw), (sh, sw), (ph, pw), _ = avg_geometry(
+    (kh, kw), (sh, sw), (ph, pw), out_hw = avg_geometry(
         self, kernel_size, stride, padding, ceil_mode, divisor_override
     )
+    _grad_shape_check(grad_output, self, out_hw)
     g = _planes(grad_output)
     out = np.zeros((g.shape[0],) + self.shape[-2:], dtype=g.dtype)
     if g.size:

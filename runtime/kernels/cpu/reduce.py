@@ -20,7 +20,9 @@ from numba import prange
 from ..._dims import reduction_dims as _reduce_axes
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import LEGACY_NAME
+from ..._user_warning import warn_user
 from .convert import compute_dtype
+from .threads import kernel_threads, parallel_njit
 
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _I64, _BOOL, _U8 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.uint8)
@@ -336,16 +338,23 @@ def argmin(self, dim, keepdim):
 # var / std / logsumexp
 
 
-def var_checks(a, dim, correction):
-    """The axes and the correction of var / std (shared with the cuda kernels)."""
+def var_checks(a, dim, correction, name):
+    """The axes and the correction of var / std (shared with the cuda kernels); torch's warning when
+    ``name`` (var or std) has no degrees of freedom left."""
     correction = 1 if correction is None else correction  # the schema's None means Bessel's correction
     if not _is_float(a.dtype):
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    return _reduce_axes(dim, a.ndim), correction
+    axes = _reduce_axes(dim, a.ndim)
+    if _count(a.shape, axes) - correction <= 0:
+        warn_user(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+            "factor (input numel divided by output numel)."
+        )
+    return axes, correction
 
 
-def _var(a, dim, correction, keepdim):
-    axes, correction = var_checks(a, dim, correction)
+def _var(a, dim, correction, keepdim, name):
+    axes, correction = var_checks(a, dim, correction, name)
     n = _count(a.shape, axes)
     # Two passes in float64: stable, and at least as accurate as PyTorch's float32/half kernels.
     x = a.astype(_F64)
@@ -363,7 +372,7 @@ def var(self, dim=None, correction=None, keepdim=False):
     >>> var(np.array([1.0, 2.0, 4.0]), None, 1, False)
     array(2.33333333)
     """
-    return _as_new(_var(self, dim, correction, keepdim), self.dtype)
+    return _as_new(_var(self, dim, correction, keepdim, "var"), self.dtype)
 
 
 def std(self, dim=None, correction=None, keepdim=False):
@@ -372,7 +381,7 @@ def std(self, dim=None, correction=None, keepdim=False):
     >>> std(np.array([1.0, 3.0]), None, 1, False)
     array(1.41421356)
     """
-    return _as_new(np.sqrt(_var(self, dim, correction, keepdim)), self.dtype)
+    return _as_new(np.sqrt(_var(self, dim, correction, keepdim, "std")), self.dtype)
 
 
 def logsumexp_dtype(a):
@@ -594,17 +603,22 @@ def log_softmax(self, dim, half_to_float):
     return _as_new(s.reshape(self.shape), self.dtype)
 
 
-def softmax_backward_checks(grad_output, output, dim, input_dtype):
-    """The wrapped axis of a softmax backward (shared with the cuda kernels). The gradient keeps
+def softmax_backward_checks(grad_output, output, dim, input_dtype, name):
+    """The wrapped axis of a softmax backward ``name`` (shared with the cuda kernels). The gradient keeps
     grad_output's dtype: ``input_dtype`` only tells a half-to-float softmax, which the cpu lacks."""
+    if tuple(grad_output.shape) != tuple(output.shape):
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but "
+            f"{list(grad_output.shape)} does not equal {list(output.shape)} (while checking arguments for {name})"
+        )
     if np.dtype(input_dtype) == _F16 and grad_output.dtype == _F32:
         raise RuntimeError("expected scalar type Float but found Half")
     return _wrap_dim(dim, output.ndim)
 
 
-def _backward_operands(grad_output, output, dim, input_dtype):
+def _backward_operands(grad_output, output, dim, input_dtype, name):
     """The axis and both arrays in the compute dtype (a 0-d pair is viewed as 1-d)."""
-    d = softmax_backward_checks(grad_output, output, dim, input_dtype)
+    d = softmax_backward_checks(grad_output, output, dim, input_dtype, name)
     ct = compute_dtype(output.dtype)
     shape = output.shape or (1,)
     return d, grad_output.astype(ct, copy=False).reshape(shape), output.astype(ct, copy=False).reshape(shape)
@@ -616,7 +630,7 @@ def softmax_backward_data(grad_output, output, dim, input_dtype):
     >>> softmax_backward_data(np.array([1.0, 0.0]), np.array([0.5, 0.5]), 0, np.float64)
     array([ 0.25, -0.25])
     """
-    d, g, y = _backward_operands(grad_output, output, dim, input_dtype)
+    d, g, y = _backward_operands(grad_output, output, dim, input_dtype, "softmax_backward_data")
     gy = g * y
     gy -= y * np.add.reduce(gy, axis=d, keepdims=True)
     return _as_new(gy.reshape(output.shape), grad_output.dtype)
@@ -628,7 +642,7 @@ def log_softmax_backward_data(grad_output, output, dim, input_dtype):
     >>> log_softmax_backward_data(np.array([1.0, 0.0]), np.log([0.5, 0.5]), 0, np.float64)
     array([ 0.5, -0.5])
     """
-    d, g, y = _backward_operands(grad_output, output, dim, input_dtype)
+    d, g, y = _backward_operands(grad_output, output, dim, input_dtype, "log_softmax_backward_data")
     r = g - np.exp(y) * np.add.reduce(g, axis=d, keepdims=True)
     return _as_new(r.reshape(output.shape), grad_output.dtype)
 
@@ -715,11 +729,11 @@ def _row_sums(a2, zero, wide):
 def _col_sums(a2, wide):
     rows, cols = a2.shape
     if cols >= _NARROW or rows < 2:
-        return _sum_cols(a2, wide, numba.get_num_threads())
+        return _sum_cols(a2, wide, kernel_threads(a2.size, _PARALLEL_MIN))
     # Few columns: view k consecutive rows as one row of k * cols, sum those columns, fold back.
     k = -(-_NARROW // cols)
     main = rows - rows % k
-    folded = _sum_cols(a2[:main].reshape(main // k, k * cols), wide, numba.get_num_threads())
+    folded = _sum_cols(a2[:main].reshape(main // k, k * cols), wide, kernel_threads(a2.size, _PARALLEL_MIN))
     return folded.reshape(k, cols).sum(axis=0) + a2[main:].sum(axis=0, dtype=folded.dtype)
 
 
@@ -733,7 +747,7 @@ def _block_sum(b, zero):
     return s
 
 
-@numba.njit(parallel=True, fastmath=True, cache=True, error_model="numpy")
+@parallel_njit(fastmath=True, parallel_from=_PARALLEL_MIN)
 def _sum_rows(a2, zero, wide):
     """Row sums of a C-contiguous 2-d array; rows are split into blocks summed in parallel."""
     outer, inner = a2.shape
@@ -752,7 +766,7 @@ def _sum_rows(a2, zero, wide):
     return out
 
 
-@numba.njit(parallel=True, fastmath=True, cache=True, error_model="numpy")
+@parallel_njit(fastmath=True, parallel_from=_PARALLEL_MIN)
 def _sum_short_rows(a2, wide):
     """Row sums of a C-contiguous 2-d array with short rows, accumulated wide."""
     outer, inner = a2.shape
@@ -765,7 +779,7 @@ def _sum_short_rows(a2, wide):
     return out
 
 
-@numba.njit(parallel=True, fastmath=True, cache=True, error_model="numpy")
+@parallel_njit(fastmath=True, parallel_from=_PARALLEL_MIN)
 def _sum_cols(a2, wide, nthreads):
     """Column sums of a C-contiguous 2-d array; tasks split over column bands and row bands.
 

@@ -113,7 +113,13 @@ def ceil(x):
 
 @_jit
 def round(x):
-    return np.rint(x)
+    # Half to even, as np.rint, but from floor: an integer stays an exact integer (np.rint goes
+    # through float64, which loses int64 above 2**53). -((-r) - 1) is r + 1 keeping rint's -0.0.
+    r = np.floor(x)
+    d = x - r
+    if d > 0.5 or (d == 0.5 and r % 2 != 0):
+        return -((-r) - 1)
+    return r
 
 
 @_jit
@@ -178,6 +184,20 @@ def pow(a, b):
 def fmod_py(a, b):
     # Python's remainder (Numba keeps Python semantics): the sign of the divisor, as torch.remainder.
     return a % b
+
+
+@_jit
+def fmod(a, b):
+    # C's fmod (the sign of the dividend), as torch.fmod, from Python's remainder: exact on
+    # integers, where Numba's np.fmod is not.
+    r = a % b
+    if r == 0:
+        return a * 0  # zero signed like the dividend
+    if (r < 0) != (a < 0):
+        if b - b != 0:  # an infinite divisor (never an integer): fmod(a, inf) is a
+            return a
+        return r - b
+    return r
 
 
 @_jit

@@ -12,21 +12,18 @@ import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import BY_NP
+from ..._host_allocator import allocation_error
 from ..._layout import infer_dense_strides, preserve_format_strides
+from ..._memory_format import check_rank
+from ..._overlap import assert_no_internal_overlap as _assert_no_internal_overlap
+from ..._overlap import assert_no_partial_overlap as _assert_no_partial_overlap
 from ..._promotion import infer_size as _infer_size
 from ..._promotion import promote_types
-from .convert import OVERLAP_MSG as _OVERLAP_MSG
 from .convert import c_contiguous as _c
 from .convert import cast as _cast
 from .convert import scalar_to as _scalar_to
 
 # --- helpers (the conversions shared with index.py live in convert.py) ---------------------------------
-
-
-def _check_no_internal_overlap(a: np.ndarray) -> None:
-    # torch's has_internal_overlap: only a zero stride over a dim of size > 1 is known to overlap.
-    if a.size > 0 and any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides)):
-        raise RuntimeError(_OVERLAP_MSG)
 
 
 def preserve_strides(a) -> tuple:
@@ -47,7 +44,10 @@ def preserve_strides(a) -> tuple:
 def _empty_like_preserve(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """An uninitialised array shaped like ``a`` in ``a``'s memory layout (torch's preserve_format)."""
     strides, n = preserve_strides(a)
-    buf = np.empty(n, dtype)
+    try:
+        buf = np.empty(n, dtype)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, (n,), dtype) from None
     return np.ndarray(a.shape, dtype, buf, 0, tuple(st * buf.itemsize for st in strides))
 
 
@@ -62,7 +62,10 @@ def cat(tensors, dim):
            [3, 4]], dtype=int16)
     """
     kept, d, shape, out_dtype = cat_plan(tensors, dim)
-    out = np.empty(shape, out_dtype)
+    try:
+        out = np.empty(shape, out_dtype)
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, out_dtype) from None
     start = 0
     for t in kept:
         n = t.shape[d]
@@ -155,6 +158,34 @@ def roll_checks(self, shifts, dims) -> tuple:
     return shifts, tuple(_wrap_dim(d, self.ndim) for d in dims)
 
 
+def tril(self, diagonal):
+    """``self`` with the elements above its ``diagonal``-th diagonal zeroed (over the last two dims).
+
+    >>> tril(np.arange(1, 7).reshape(2, 3), 0)
+    array([[1, 0, 0],
+           [4, 5, 0]])
+    """
+    triangle_checks("tril", self)
+    return _c(np.tril(self, diagonal))
+
+
+def triu(self, diagonal):
+    """``self`` with the elements below its ``diagonal``-th diagonal zeroed (over the last two dims).
+
+    >>> triu(np.arange(1, 7).reshape(2, 3), 1)
+    array([[0, 2, 3],
+           [0, 0, 6]])
+    """
+    triangle_checks("triu", self)
+    return _c(np.triu(self, diagonal))
+
+
+def triangle_checks(name: str, self) -> None:
+    """tril/triu take a matrix or a batch of them (shared with the cuda kernel)."""
+    if self.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+
+
 def repeat(self, repeats):
     """``self`` tiled ``repeats`` times per dim (``len(repeats) >= self.ndim``; extra dims lead).
 
@@ -163,8 +194,11 @@ def repeat(self, repeats):
            [1, 2, 1, 2]])
     """
     repeats = tuple(repeats)
-    repeat_checks(self, repeats)
-    return _c(np.tile(self, repeats))
+    _, shape = repeat_checks(self, repeats)
+    try:
+        return _c(np.tile(self, repeats))
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, shape, self.dtype) from None
 
 
 def repeat_checks(self, repeats) -> tuple:
@@ -189,8 +223,12 @@ def clone(self, memory_format=None):
     >>> clone(np.arange(6).reshape(2, 3).T).strides == np.arange(6).reshape(2, 3).T.strides
     True
     """
+    check_rank(memory_format, self.ndim)
     if memory_format == "contiguous_format":
-        return np.array(self, order="C", copy=True)
+        try:
+            return np.array(self, order="C", copy=True)
+        except (MemoryError, ValueError) as e:
+            raise allocation_error(e, self.shape, self.dtype) from None
     out = _empty_like_preserve(self, self.dtype)
     out[...] = self
     return out
@@ -203,7 +241,8 @@ def copy_(self, src):
     array([[ 1, -2],
            [ 1, -2]], dtype=int32)
     """
-    _check_no_internal_overlap(self)
+    _assert_no_internal_overlap(self)
+    _assert_no_partial_overlap(self, src)
     shape = _infer_size(self.shape, src.shape)
     if shape != self.shape:
         raise RuntimeError(
@@ -252,4 +291,7 @@ def contiguous(self):
     >>> contiguous(np.arange(6).reshape(2, 3).T).flags.c_contiguous
     True
     """
-    return self.copy(order="C")
+    try:
+        return self.copy(order="C")
+    except (MemoryError, ValueError) as e:
+        raise allocation_error(e, self.shape, self.dtype) from None

@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 from numba import cuda
 
+from ..._memory_format import check_rank
 from ..cpu.convert import scalar_to
 from ..cpu.shape import preserve_strides
 from . import memory
@@ -194,6 +195,7 @@ def clone(self, memory_format=None):
     >>> clone(t).strides == t.strides, clone(t, "contiguous_format").strides
     (True, (16, 8))
     """
+    check_rank(memory_format, self.ndim)
     if memory_format == "contiguous_format":
         return copy_into(memory.empty(self.shape, self.dtype), self)
     return copy_into(empty_preserve(self, self.dtype), self)

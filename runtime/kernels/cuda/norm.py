@@ -16,7 +16,7 @@ import numpy as np
 from numba import cuda
 
 from ..cpu.convert import compute_dtype
-from ..cpu.norm import batch_norm_checks
+from ..cpu.norm import batch_norm_checks, normalized_shape_checks
 from . import memory
 from .copy import contiguous_cast, copy_into, launch
 from .reduce import MAX_THREADS, block_threads
@@ -273,7 +273,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     >>> memory.to_host(rm), memory.to_host(rv)
     (array([0.5, 1.5]), array([1.5, 4.5]))
     """
-    batch_norm_checks(training, running_mean, running_var)
+    batch_norm_checks(input, training, running_mean, running_var)
     shape, nb, c, s, count, dtype, x = _by_channel(input)
     out = memory.empty((nb * c * s,), dtype)
     mean = memory.empty((c,), _F64)
@@ -349,6 +349,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
            [-1.,  1.]]), array([2., 3.]), (2, 1))
     """
     shape = tuple(input.shape)
+    normalized_shape_checks(input, normalized_shape, (("weight", weight), ("bias", bias)))
     k = len(normalized_shape)
     lead = shape[: len(shape) - k]
     m = math.prod(lead)
@@ -387,6 +388,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
            [0., 0.]]), array([-1.,  0.]), array([1., 0.]))
     """
     shape = tuple(input.shape)
+    normalized_shape_checks(input, normalized_shape, (("weight", weight), ("bias", bias)))
     k = len(normalized_shape)
     m = math.prod(shape[: len(shape) - k])
     n = math.prod(shape[len(shape) - k :])

@@ -158,12 +158,12 @@ def var(self, dim=None, correction=None, keepdim=False):
     >>> memory.to_host(var(memory.from_host(np.array([1.0, 2.0, 4.0])), None, 1, False))
     array(2.33333333)
     """
-    return _var(self, dim, correction, keepdim, _divide)
+    return _var(self, dim, correction, keepdim, _divide, "var")
 
 
 def std(self, dim=None, correction=None, keepdim=False):
     """Standard deviation: the square root of ``var``."""
-    return _var(self, dim, correction, keepdim, _root_of_quotient)
+    return _var(self, dim, correction, keepdim, _root_of_quotient, "std")
 
 
 def logsumexp(self, dim, keepdim):
@@ -601,9 +601,9 @@ def _logical(a, dim, keepdim, op):
     return _from_values(rows.result(rows.reduce(op, _U8)[0], _U8), out)
 
 
-def _var(a, dim, correction, keepdim, post):
+def _var(a, dim, correction, keepdim, post, name):
     """var (``post=_divide``) or std (``post=_root_of_quotient``), in two passes in float64."""
-    axes, correction = var_checks(a, dim, correction)
+    axes, correction = var_checks(a, dim, correction, name)
     rows = _Rows(a, axes, keepdim, _F64)
     if not rows.k:
         return rows.result(None, a.dtype)

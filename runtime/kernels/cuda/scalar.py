@@ -19,7 +19,7 @@ import numpy as np
 from numba import config, cuda
 
 __all__ = [  # the names a pointwise expression may call, sorted
-    "abs", "atan", "atan2", "ceil", "cos", "erf", "exp", "expm1", "floor", "floordiv", "fmod_py",
+    "abs", "atan", "atan2", "ceil", "cos", "erf", "exp", "expm1", "floor", "floordiv", "fmod", "fmod_py",
     "gelu_erf", "gelu_tanh", "isfinite", "isinf", "isnan", "log", "log1p", "log2", "log10", "logical_xor",
     "maximum", "minimum", "pow", "reciprocal", "relu", "round", "rsqrt", "sigmoid", "sign", "silu", "sin",
     "sqrt", "tan", "tanh", "truediv", "trunc", "where",
@@ -283,6 +283,20 @@ def fmod_py(a, b):
     if r == 0:
         # torch keeps fmod's zero, signed like the dividend; Python signs it like the divisor.
         return a * 0
+    return r
+
+
+@_device
+def fmod(a, b):
+    # C's fmod (the sign of the dividend), as torch.fmod, from Python's remainder, which both
+    # targets keep (exact on integers).
+    r = a % b
+    if r == 0:
+        return a * 0  # zero signed like the dividend
+    if (r < 0) != (a < 0):
+        if b - b != 0:  # an infinite divisor (never an integer): fmod(a, inf) is a
+            return a
+        return r - b
     return r
 
 

@@ -51,7 +51,7 @@ def softmax_backward_data(grad_output, output, dim, input_dtype):
     >>> memory.to_host(softmax_backward_data(g, y, 0, np.float64))
     array([ 0.25, -0.25])
     """
-    d = softmax_backward_checks(grad_output, output, dim, input_dtype)
+    d = softmax_backward_checks(grad_output, output, dim, input_dtype, "softmax_backward_data")
     return _backward(grad_output, output, d, logarithm=False)
 
 
@@ -62,7 +62,7 @@ def log_softmax_backward_data(grad_output, output, dim, input_dtype):
     >>> memory.to_host(log_softmax_backward_data(g, y, 0, np.float64))
     array([ 0.5, -0.5])
     """
-    d = softmax_backward_checks(grad_output, output, dim, input_dtype)
+    d = softmax_backward_checks(grad_output, output, dim, input_dtype, "log_softmax_backward_data")
     return _backward(grad_output, output, d, logarithm=True)
 
 
