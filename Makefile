@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: generate check test bench lint demo clean
+.PHONY: generate check test bench coverage lint demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -24,6 +24,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+coverage: $(STAMP)
+	$(PY) bench/api_coverage.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check codegen runtime tests bench examples generated

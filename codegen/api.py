@@ -192,6 +192,19 @@ def quoted_tuple(names) -> str:
     return "(" + ", ".join(f'"{n}"' for n in names) + ("," if len(names) == 1 else "") + ")"
 
 
+def _need_exprs(inputs) -> dict:
+    """Per input, whether it wants a gradient: ``needs`` has one entry per tensor, so a Tensor[] input
+    spans ``node._list_len`` entries (it wants one if any of its tensors does) and shifts the rest."""
+    out, shift = {}, ""
+    for i, (name, is_list) in enumerate(inputs):
+        if is_list:
+            out[name] = f"True in needs[{i}{shift}:{i}{shift} + node._list_len]"
+            shift += " + node._list_len - 1"
+        else:
+            out[name] = f"needs[{i}{shift}]"
+    return out
+
+
 def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
     schema = d.schema
     arg_types = {a.name: str(a.type) for a in schema.flat_arguments}
@@ -226,14 +239,14 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
         body.append("grad = grads[0]")
     body.append("needs = node._needs()")
     index = {name: i for i, (name, _) in enumerate(inputs)}
+    need = _need_exprs(inputs)
     for names, formula, line in d.formulas:
         if len(names) == 1:
-            i = index[names[0]]
             body.append(
-                f"grad_{names[0]} = {_guarded(formula)} if needs[{i}] else None  # spec/derivatives.yaml:{line}"
+                f"grad_{names[0]} = {_guarded(formula)} if {need[names[0]]} else None  # spec/derivatives.yaml:{line}"
             )
         else:
-            mask = ", ".join(f"needs[{index[n]}]" for n in names)
+            mask = ", ".join(need[n] for n in names)
             body.append(f"grad_input_mask = ({mask},)")
             targets = ", ".join(f"grad_{n}" for n in names)
             body.append(f"{targets} = {formula}  # spec/derivatives.yaml:{line}")
@@ -241,7 +254,6 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
     returns = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
     for n, is_list in inputs:
         if is_list:
-            i = index[n]
             body.insert(
                 len(body),
                 f"grad_{n} = grad_{n} if grad_{n} is not None else [None] * node._list_len",

@@ -10,6 +10,7 @@ import jinja2
 
 from codegen import api, lower
 from codegen import formulas as F
+from codegen.entries import alias_module, module_functions, namespace_ops
 from codegen.load import Spec, SpecError
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -20,6 +21,7 @@ class Binding:
     name: str
     overloads: list
     doc: str
+    module: str | None = None  # the spec's python_module: bound in yaten.<module>, not in yaten
 
 
 @dataclass
@@ -104,7 +106,14 @@ def _bindings(spec: Spec, outs: dict, variant: str) -> list[Binding]:
                     self_at,
                 )
             )
-        out.append(Binding(name, ovs, _doc(fns[0])))
+        out.append(Binding(name, ovs, _doc(fns[0]), fns[0].python_module))
+        # An alias binds the same overloads under its own name (errors name the alias, as PyTorch's).
+        for alias in sorted({a for fn in fns for a in fn.aliases}):
+            if variant == "method" and alias_module(alias):
+                continue  # special_expit is torch.special.expit, not a Tensor method
+            out.append(
+                Binding(alias, ovs, f"Alias of ``{name}``.\n\n    " + _doc(fns[0]), alias_module(alias))
+            )
     return out
 
 
@@ -136,7 +145,7 @@ def render(spec: Spec) -> dict[str, str]:
     env = _env()
     by_name = {fn.name: fn for fn in spec.functions}
     node_names = api.backward_names(spec.derivatives)
-    op_names = {fn.schema.name.name for fn in spec.functions if "function" in fn.variants}
+    op_names = namespace_ops(spec.functions)
     nodes = {
         str(d.schema.name): api.node_plan(d, node_names[str(d.schema.name)], spec, op_names)
         for d in spec.derivatives
@@ -214,7 +223,9 @@ def render(spec: Spec) -> dict[str, str]:
             native_imports=sort(native_imports),
         ),
         "autograd_nodes.py": env.get_template("autograd_nodes.py.j2").render(nodes=list(nodes.values())),
-        "functions.py": env.get_template("functions.py.j2").render(bindings=functions),
+        "functions.py": env.get_template("functions.py.j2").render(
+            bindings=functions, modules=module_functions(spec.functions)
+        ),
         "methods.py": env.get_template("methods.py.j2").render(bindings=methods),
         "pointwise_cpu.py": env.get_template("pointwise_cpu.py.j2").render(
             kernels=kernels, digest=spec.scalar_digests[0]
@@ -223,7 +234,10 @@ def render(spec: Spec) -> dict[str, str]:
             kernels=kernels, digest=spec.scalar_digests[1]
         ),
         "functions.pyi": env.get_template("stubs.pyi.j2").render(
-            bindings=functions, what="namespace functions", is_class=False, indent=""
+            bindings=[b for b in functions if b.module is None],
+            what="namespace functions",
+            is_class=False,
+            indent="",
         ),
         "methods.pyi": env.get_template("stubs.pyi.j2").render(
             bindings=methods, what="Tensor methods", is_class=True, indent="    "

@@ -49,6 +49,12 @@ class NativeFunction:
     # Tensor arguments that may be CPU 0-d tensors when the others are on another device (PyTorch's
     # ops that take such a scalar's value); elementwise ops allow it for every input already.
     cpu_scalars: tuple[str, ...] = ()
+    # Other Python names of this entry's binding (``absolute`` for ``abs``): PyTorch's alias ops, bound
+    # to the same overloads rather than implemented twice.
+    aliases: tuple[str, ...] = ()
+    # The torch submodule that binds the function (``python_module: fft``: ``fft_rfft`` is
+    # ``yaten.fft.rfft``), as torchgen's key; None for the ``yaten`` namespace itself.
+    python_module: str | None = None
 
     KEYS = (
         "func",
@@ -60,6 +66,8 @@ class NativeFunction:
         "dtypes",
         "scalar_of",
         "cpu_scalars",
+        "aliases",
+        "python_module",
         "tags",
         "doc",
     )
@@ -106,13 +114,27 @@ class NativeFunction:
                 raise ValueError(
                     f"cpu_scalars: '{name}' is not a Tensor argument other than self; use one of {', '.join(tensors)}"
                 )
+        aliases = tuple(_take(entry, "aliases", list, []))
+        for alias in aliases:
+            if not isinstance(alias, str) or not alias.isidentifier():
+                raise ValueError(f"aliases: {alias!r} is not a Python name; list names such as 'absolute'")
+        python_module = _take(entry, "python_module", str)
+        if python_module is not None:
+            if not python_module.isidentifier():
+                raise ValueError(f"python_module: {python_module!r} is not a module name; write e.g. 'fft'")
+            if variants != ("function",) or not schema.name.name.startswith(python_module + "_"):
+                raise ValueError(
+                    f"python_module: {python_module} binds functions named '{python_module}_<name>' "
+                    "(variants: function), as PyTorch's"
+                )
         _no_unknown_keys(entry, cls.KEYS)
         if pointwise is None and not pairs and schema.kind() == "functional":
             raise ValueError("needs a 'dispatch:' (kernels per device) or a 'pointwise:' expression")
         promote = tuple(promote) if promote else None
         return cls(
-            schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line, scalar_of, cpu_scalars
-        )
+            schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line, scalar_of, cpu_scalars, aliases,
+            python_module,
+        )  # fmt: skip
 
     @property
     def name(self) -> str:
@@ -121,6 +143,37 @@ class NativeFunction:
 
     def kernel(self, key: str) -> str | None:
         return dict(self.dispatch).get(key)
+
+
+def namespace_ops(functions) -> set[str]:
+    """The op names bound in the ``yaten`` namespace (what a derivative formula may call)."""
+    return {fn.schema.name.name for fn in functions if "function" in fn.variants and fn.python_module is None}
+
+
+# Submodules an alias binds into by its prefix, as PyTorch names its alias ops: ``special_expit`` (an alias
+# of sigmoid) is ``torch.special.expit``.
+ALIAS_MODULES = ("special", "linalg", "fft")
+
+
+def alias_module(alias: str) -> str | None:
+    """The submodule of an alias named ``<module>_<name>`` (``special_expit``), or None (``absolute``)."""
+    prefix, sep, _ = alias.partition("_")
+    return prefix if sep and prefix in ALIAS_MODULES else None
+
+
+def module_functions(functions) -> dict[str, dict[str, str]]:
+    """python_module -> {name in that module: binding name}: ``{"fft": {"rfft": "fft_rfft"}}``, aliases
+    named for a submodule included (``{"special": {"expit": "special_expit"}}``)."""
+    modules: dict[str, dict[str, str]] = {}
+    for fn in functions:
+        if fn.python_module is not None and fn.schema.kind() == "functional":
+            name = fn.schema.name.name
+            modules.setdefault(fn.python_module, {})[name.removeprefix(fn.python_module + "_")] = name
+        for alias in fn.aliases:
+            module = alias_module(alias)
+            if module is not None:
+                modules.setdefault(module, {})[alias.removeprefix(module + "_")] = alias
+    return {m: dict(sorted(names.items())) for m, names in sorted(modules.items())}
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from codegen import formulas as F
-from codegen.entries import Derivative, NativeFunction
+from codegen.entries import Derivative, NativeFunction, namespace_ops
 from codegen.model import FunctionSchema
 
 # Where the kernel named under each dispatch key must be defined (read as source, never imported).
@@ -26,6 +26,7 @@ KERNEL_DIRS = {
 FORMULA_HELPERS = "runtime/autograd/formulas.py"
 SCALAR_FUNCTIONS = "runtime/kernels/cpu/scalar.py"
 CUDA_SCALAR_FUNCTIONS = "runtime/kernels/cuda/scalar.py"  # the same names, for the CUDA kernels
+SPECIAL_FUNCTIONS = "runtime/kernels/special_math.py"  # what both libraries call for digamma & co.
 DIFFERENTIABLE_TYPES = ("Tensor", "Tensor?", "Tensor[]", "Tensor?[]")
 
 
@@ -152,10 +153,15 @@ def _top_level_defs(path: Path) -> dict:
 
 
 def _public_functions(path: Path) -> tuple[str, ...]:
-    """The names ``from <module> import *`` brings in (the generated code imports them that way)."""
+    """The names ``from <module> import *`` brings in (the generated code imports them that way),
+    with those of the sibling modules it star-imports in turn (``from .linalg_formulas import *``)."""
     if not path.exists():
         return ()
-    return tuple(sorted(n for n in _top_level_defs(path) if not n.startswith("_")))
+    names = {n for n in _top_level_defs(path) if not n.startswith("_")}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and [a.name for a in node.names] == ["*"]:
+            names.update(_public_functions(path.parent / f"{node.module}.py"))
+    return tuple(sorted(names))
 
 
 def _kernel_index(root: Path) -> dict:
@@ -265,7 +271,7 @@ def load(root: Path) -> Spec:
                 )
 
     helpers = _public_functions(root / FORMULA_HELPERS)
-    op_names = {fn.schema.name.name for fn in functions if "function" in fn.variants}
+    op_names = namespace_ops(functions)
     by_name = {fn.name: fn for fn in functions}
     derivatives, seen_d = [], {}
     for raw in _read_entries(root / d_rel, d_rel, "name"):
@@ -301,11 +307,29 @@ def load(root: Path) -> Spec:
     for fn in functions:
         if fn.scalar_of is not None:
             _check_scalar_of(fn, by_name, seen_d, nf_rel)
+    _check_aliases(functions, nf_rel)
+    # Numba's cache sees only the kernel's own file, not the functions it inlines from others.
+    special = root / SPECIAL_FUNCTIONS
+    shared = special.read_bytes() if special.exists() else b""
     digests = tuple(
-        hashlib.sha256((root / rel).read_bytes()).hexdigest()
+        hashlib.sha256((root / rel).read_bytes() + shared).hexdigest()
         for rel in (SCALAR_FUNCTIONS, CUDA_SCALAR_FUNCTIONS)
     )
     return Spec(tuple(functions), tuple(derivatives), kernels, scalar_fns, helpers, digests)
+
+
+def _check_aliases(functions, rel: str) -> None:
+    """An alias names no op of the spec and no other op's alias."""
+    names = {fn.schema.name.name for fn in functions}
+    owner: dict = {}
+    for fn in functions:
+        for alias in fn.aliases:
+            where = f"{rel}:{fn.line}: {fn.name}"
+            if alias in names:
+                raise SpecError(f"{where}: alias '{alias}' is the name of an op; remove the alias or the op")
+            base = fn.schema.name.name
+            if owner.setdefault(alias, base) != base:
+                raise SpecError(f"{where}: alias '{alias}' is already an alias of '{owner[alias]}'; keep one")
 
 
 def _check_scalar_of(fn: NativeFunction, by_name: dict, derived: dict, rel: str) -> None:

@@ -211,10 +211,13 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
         # An elementwise op's out may not partly overlap its inputs (PyTorch's TensorIterator check).
         reads = [a.name for a in _tensor_args(f) if str(a.type) == "Tensor"] if f.pointwise else []
         checked = f", ({', '.join(reads)}{',' if len(reads) == 1 else ''})" if reads else ""
+        target = api.pyname(f)
+        if target in (a.name for a in args):  # an argument named as its op (threshold's) shadows it
+            target = f"globals()[{target!r}]"
         return [
             f"if _GRAD.enabled and {_paren(_requires_grad_expr(grads, types))}:",
             f"    _out_of_autograd({name!r})",
-            f"return _write_out({name!r}, {outs[0]}, {api.pyname(f)}({call}){checked})",
+            f"return _write_out({name!r}, {outs[0]}, {target}({call}){checked})",
         ]
     impl_fn = functional if (kind == "inplace" and fn.pointwise is None and not fn.dispatch) else fn
     composite = impl_fn.kernel("CompositeImplicitAutograd")

@@ -24,6 +24,44 @@ __all__ = [
     "TanBackward0",
     "AtanBackward0",
     "TanhBackward0",
+    "AsinBackward0",
+    "AcosBackward0",
+    "SinhBackward0",
+    "CoshBackward0",
+    "AsinhBackward0",
+    "AcoshBackward0",
+    "AtanhBackward0",
+    "ErfcBackward0",
+    "LgammaBackward0",
+    "DigammaBackward0",
+    "PolygammaBackward0",
+    "ErfinvBackward0",
+    "LogitBackward0",
+    "Exp2Backward0",
+    "SincBackward0",
+    "Deg2RadBackward0",
+    "Rad2DegBackward0",
+    "FracBackward0",
+    "SgnBackward0",
+    "HypotBackward0",
+    "LogaddexpBackward0",
+    "Logaddexp2Backward0",
+    "XlogyBackward0",
+    "XlogyBackward1",
+    "XlogyBackward2",
+    "CopysignBackward0",
+    "CopysignBackward1",
+    "LogSigmoidBackward0",
+    "HardswishBackward0",
+    "HardsigmoidBackward0",
+    "MishBackward0",
+    "CeluBackward0",
+    "SeluBackward0",
+    "ThresholdBackward0",
+    "FmaxBackward0",
+    "FminBackward0",
+    "HardshrinkBackward0",
+    "SoftshrinkBackward0",
     "SigmoidBackward0",
     "ReluBackward0",
     "SiluBackward0",
@@ -95,6 +133,10 @@ __all__ = [
     "NormBackward0",
     "NormBackward1",
     "CumsumBackward0",
+    "CumprodBackward0",
+    "CummaxBackward0",
+    "CumminBackward0",
+    "LogcumsumexpBackward0",
     "SoftmaxBackward0",
     "LogSoftmaxBackward0",
     "SoftmaxBackwardDataBackward0",
@@ -144,6 +186,17 @@ __all__ = [
     "AdaptiveAvgPool2DBackwardBackward0",
     "NativeLayerNormBackward0",
     "NativeBatchNormBackward0",
+    "LinalgSolveBackward0",
+    "LinalgInvBackward0",
+    "LinalgInvExBackward0",
+    "LinalgCholeskyExBackward0",
+    "LinalgDetBackward0",
+    "LinalgSlogdetBackward0",
+    "LinalgCholeskyBackward0",
+    "LinalgQrBackward0",
+    "LinalgSvdBackward0",
+    "LinalgEighBackward0",
+    "LinalgSolveTriangularBackward0",
 ]
 
 
@@ -503,6 +556,920 @@ class TanhBackward0(Node):
         return (grad_self,)
 
 
+class AsinBackward0(Node):
+    """asin(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:42
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * (1 - self * self).rsqrt() if needs[0] else None  # spec/derivatives.yaml:43
+        return (grad_self,)
+
+
+class AcosBackward0(Node):
+    """acos(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:44
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = -grad * (1 - self * self).rsqrt() if needs[0] else None  # spec/derivatives.yaml:45
+        return (grad_self,)
+
+
+class SinhBackward0(Node):
+    """sinh(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:46
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * self.cosh() if needs[0] else None  # spec/derivatives.yaml:47
+        return (grad_self,)
+
+
+class CoshBackward0(Node):
+    """cosh(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:48
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * self.sinh() if needs[0] else None  # spec/derivatives.yaml:49
+        return (grad_self,)
+
+
+class AsinhBackward0(Node):
+    """asinh(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:50
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * (self * self + 1).rsqrt() if needs[0] else None  # spec/derivatives.yaml:51
+        return (grad_self,)
+
+
+class AcoshBackward0(Node):
+    """acosh(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:52
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * (self * self - 1).rsqrt() if needs[0] else None  # spec/derivatives.yaml:53
+        return (grad_self,)
+
+
+class AtanhBackward0(Node):
+    """atanh(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:54
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad / (1 - self * self) if needs[0] else None  # spec/derivatives.yaml:55
+        return (grad_self,)
+
+
+class ErfcBackward0(Node):
+    """erfc(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:56
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = -1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:57
+        return (grad_self,)
+
+
+class LgammaBackward0(Node):
+    """lgamma(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:58
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * self.digamma() if needs[0] else None  # spec/derivatives.yaml:59
+        return (grad_self,)
+
+
+class DigammaBackward0(Node):
+    """digamma(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:60
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * polygamma(1, self) if needs[0] else None  # spec/derivatives.yaml:61
+        return (grad_self,)
+
+
+class PolygammaBackward0(Node):
+    """polygamma(int n, Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_n", "_saved_self_")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:62
+        n = node._saved_n
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * polygamma(n + 1, self) if needs[0] else None  # spec/derivatives.yaml:63
+        return (grad_self,)
+
+
+class ErfinvBackward0(Node):
+    """erfinv(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:64
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = 0.886226925452758 * (result * result).exp() * grad if needs[0] else None  # spec/derivatives.yaml:65
+        return (grad_self,)
+
+
+class LogitBackward0(Node):
+    """logit(Tensor self, float? eps=None) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_eps")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:66
+        self = node._saved_self_.unpack(node)
+        eps = node._saved_eps
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = logit_backward(grad, self, eps) if needs[0] else None  # spec/derivatives.yaml:67
+        return (grad_self,)
+
+
+class Exp2Backward0(Node):
+    """exp2(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:68
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * result * 0.6931471805599453 if needs[0] else None  # spec/derivatives.yaml:69
+        return (grad_self,)
+
+
+class SincBackward0(Node):
+    """sinc(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:70
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = sinc_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:71
+        return (grad_self,)
+
+
+class Deg2RadBackward0(Node):
+    """deg2rad(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:72
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * 0.017453292519943295 if needs[0] else None  # spec/derivatives.yaml:73
+        return (grad_self,)
+
+
+class Rad2DegBackward0(Node):
+    """rad2deg(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:74
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * 57.29577951308232 if needs[0] else None  # spec/derivatives.yaml:75
+        return (grad_self,)
+
+
+class FracBackward0(Node):
+    """frac(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:76
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:77
+        return (grad_self,)
+
+
+class SgnBackward0(Node):
+    """sgn(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:78
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:79
+        return (grad_self,)
+
+
+class HypotBackward0(Node):
+    """hypot(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_other_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:80
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * self / result if needs[0] else None  # spec/derivatives.yaml:81
+        grad_other = grad * other / result if needs[1] else None  # spec/derivatives.yaml:82
+        return (grad_self, grad_other)
+
+
+class LogaddexpBackward0(Node):
+    """logaddexp(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:83
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad / (1 + (other - self).exp()) if needs[0] else None  # spec/derivatives.yaml:84
+        grad_other = grad / (1 + (self - other).exp()) if needs[1] else None  # spec/derivatives.yaml:85
+        return (grad_self, grad_other)
+
+
+class Logaddexp2Backward0(Node):
+    """logaddexp2(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:86
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad / (1 + (other - self).exp2()) if needs[0] else None  # spec/derivatives.yaml:87
+        grad_other = grad / (1 + (self - other).exp2()) if needs[1] else None  # spec/derivatives.yaml:88
+        return (grad_self, grad_other)
+
+
+class XlogyBackward0(Node):
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:89
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * xlogy((self != 0), other) if needs[0] else None  # spec/derivatives.yaml:90
+        grad_other = grad * self / other if needs[1] else None  # spec/derivatives.yaml:91
+        return (grad_self, grad_other)
+
+
+class XlogyBackward1(Node):
+    """xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self", "_saved_other_")
+    _saved_fields = ("_saved_other_",)
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:92
+        self = node._saved_self
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_other = grad * self / other if needs[0] else None  # spec/derivatives.yaml:93
+        return (grad_other,)
+
+
+class XlogyBackward2(Node):
+    """xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:94
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * xlogy((self != 0).to(grad.dtype), other) if needs[0] else None  # spec/derivatives.yaml:95
+        return (grad_self,)
+
+
+class CopysignBackward0(Node):
+    """copysign.Tensor(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_other_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:96
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:97
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:98
+        return (grad_self, grad_other)
+
+
+class CopysignBackward1(Node):
+    """copysign.Scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:99
+        self = node._saved_self_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:100
+        return (grad_self,)
+
+
+class LogSigmoidBackward0(Node):
+    """log_sigmoid(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:101
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * (-self).sigmoid() if needs[0] else None  # spec/derivatives.yaml:102
+        return (grad_self,)
+
+
+class HardswishBackward0(Node):
+    """hardswish(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:103
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * where(self <= -3, 0.0, where(self < 3, self / 3 + 0.5, 1.0)) if needs[0] else None  # spec/derivatives.yaml:104
+        return (grad_self,)
+
+
+class HardsigmoidBackward0(Node):
+    """hardsigmoid(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:105
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where((self > -3) & (self < 3), grad * 0.1666666716337204, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:107
+        return (grad_self,)
+
+
+class MishBackward0(Node):
+    """mish(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:108
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = mish_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:109
+        return (grad_self,)
+
+
+class CeluBackward0(Node):
+    """celu(Tensor self, Scalar alpha=1.0) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_alpha")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:110
+        self = node._saved_self_.unpack(node)
+        alpha = node._saved_alpha
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where(self <= 0, grad * (self / alpha).exp(), grad) if needs[0] else None  # spec/derivatives.yaml:111
+        return (grad_self,)
+
+
+class SeluBackward0(Node):
+    """selu(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:112
+        self = node._saved_self_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where(self <= 0, grad * result + grad * 1.7580993408473768599402175208123, grad * 1.0507009873554804934193349852946) if needs[0] else None  # spec/derivatives.yaml:113
+        return (grad_self,)
+
+
+class ThresholdBackward0(Node):
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_threshold")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:114
+        self = node._saved_self_.unpack(node)
+        threshold = node._saved_threshold
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where(self <= threshold, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:115
+        return (grad_self,)
+
+
+class FmaxBackward0(Node):
+    """fmax(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:116
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad.masked_fill(((self >= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:117
+        grad_other = grad.masked_fill((self >= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:118
+        return (grad_self, grad_other)
+
+
+class FminBackward0(Node):
+    """fmin(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:119
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad.masked_fill(((self <= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:120
+        grad_other = grad.masked_fill((self <= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:121
+        return (grad_self, grad_other)
+
+
+class HardshrinkBackward0(Node):
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_lambd")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:122
+        self = node._saved_self_.unpack(node)
+        lambd = node._saved_lambd
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:123
+        return (grad_self,)
+
+
+class SoftshrinkBackward0(Node):
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_lambd")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:124
+        self = node._saved_self_.unpack(node)
+        lambd = node._saved_lambd
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:125
+        return (grad_self,)
+
+
 class SigmoidBackward0(Node):
     """sigmoid(Tensor self) -> Tensor"""
 
@@ -517,11 +1484,11 @@ class SigmoidBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:42
+    def apply(node, grads):  # spec/derivatives.yaml:126
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:43
+        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:127
         return (grad_self,)
 
 
@@ -539,11 +1506,11 @@ class ReluBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:44
+    def apply(node, grads):  # spec/derivatives.yaml:128
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:45
+        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:129
         return (grad_self,)
 
 
@@ -561,11 +1528,11 @@ class SiluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:46
+    def apply(node, grads):  # spec/derivatives.yaml:130
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:47
+        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:131
         return (grad_self,)
 
 
@@ -583,11 +1550,11 @@ class ErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:48
+    def apply(node, grads):  # spec/derivatives.yaml:132
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:49
+        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:133
         return (grad_self,)
 
 
@@ -597,10 +1564,10 @@ class FloorBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:50
+    def apply(node, grads):  # spec/derivatives.yaml:134
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:51
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:135
         return (grad_self,)
 
 
@@ -610,10 +1577,10 @@ class CeilBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:52
+    def apply(node, grads):  # spec/derivatives.yaml:136
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:53
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:137
         return (grad_self,)
 
 
@@ -623,10 +1590,10 @@ class RoundBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:54
+    def apply(node, grads):  # spec/derivatives.yaml:138
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:55
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:139
         return (grad_self,)
 
 
@@ -636,10 +1603,10 @@ class TruncBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:56
+    def apply(node, grads):  # spec/derivatives.yaml:140
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:57
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:141
         return (grad_self,)
 
 
@@ -657,11 +1624,11 @@ class GeluErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:58
+    def apply(node, grads):  # spec/derivatives.yaml:142
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:59
+        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:143
         return (grad_self,)
 
 
@@ -679,11 +1646,11 @@ class GeluTanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:60
+    def apply(node, grads):  # spec/derivatives.yaml:144
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:61
+        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:145
         return (grad_self,)
 
 
@@ -693,12 +1660,12 @@ class AddBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:62
+    def apply(node, grads):  # spec/derivatives.yaml:146
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:63
-        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:64
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:147
+        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:148
         return (grad_self, grad_other)
 
 
@@ -708,12 +1675,12 @@ class SubBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:65
+    def apply(node, grads):  # spec/derivatives.yaml:149
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:66
-        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:67
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:150
+        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:151
         return (grad_self, grad_other)
 
 
@@ -739,13 +1706,13 @@ class MulBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:68
+    def apply(node, grads):  # spec/derivatives.yaml:152
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:69
-        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:70
+        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:153
+        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:154
         return (grad_self, grad_other)
 
 
@@ -771,13 +1738,13 @@ class DivBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:71
+    def apply(node, grads):  # spec/derivatives.yaml:155
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:72
-        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:73
+        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:156
+        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:157
         return (grad_self, grad_other)
 
 
@@ -787,10 +1754,10 @@ class RemainderBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:74
+    def apply(node, grads):  # spec/derivatives.yaml:158
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:75
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:159
         return (grad_self,)
 
 
@@ -816,13 +1783,13 @@ class RemainderBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:76
+    def apply(node, grads):  # spec/derivatives.yaml:160
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:77
-        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:78
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:161
+        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:162
         return (grad_self, grad_other)
 
 
@@ -832,10 +1799,10 @@ class FmodBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:79
+    def apply(node, grads):  # spec/derivatives.yaml:163
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:80
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:164
         return (grad_self,)
 
 
@@ -861,13 +1828,13 @@ class FmodBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:81
+    def apply(node, grads):  # spec/derivatives.yaml:165
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:82
-        grad_other = -grad * (self / other).trunc() if needs[1] else None  # spec/derivatives.yaml:83
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:166
+        grad_other = -grad * (self / other).trunc() if needs[1] else None  # spec/derivatives.yaml:167
         return (grad_self, grad_other)
 
 
@@ -885,12 +1852,12 @@ class PowBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:84
+    def apply(node, grads):  # spec/derivatives.yaml:168
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:85
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:169
         return (grad_self,)
 
 
@@ -924,14 +1891,14 @@ class PowBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:86
+    def apply(node, grads):  # spec/derivatives.yaml:170
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:87
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:88
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:171
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:172
         return (grad_self, grad_exponent)
 
 
@@ -957,13 +1924,13 @@ class PowBackward2(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:89
+    def apply(node, grads):  # spec/derivatives.yaml:173
         self = node._saved_self
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:90
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:174
         return (grad_exponent,)
 
 
@@ -989,13 +1956,13 @@ class MaximumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:91
+    def apply(node, grads):  # spec/derivatives.yaml:175
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[0] else None  # spec/derivatives.yaml:92
-        grad_other = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[1] else None  # spec/derivatives.yaml:93
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[0] else None  # spec/derivatives.yaml:176
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[1] else None  # spec/derivatives.yaml:177
         return (grad_self, grad_other)
 
 
@@ -1021,13 +1988,13 @@ class MinimumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:94
+    def apply(node, grads):  # spec/derivatives.yaml:178
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[0] else None  # spec/derivatives.yaml:95
-        grad_other = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[1] else None  # spec/derivatives.yaml:96
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[0] else None  # spec/derivatives.yaml:179
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[1] else None  # spec/derivatives.yaml:180
         return (grad_self, grad_other)
 
 
@@ -1053,13 +2020,13 @@ class Atan2Backward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:97
+    def apply(node, grads):  # spec/derivatives.yaml:181
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:98
-        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:99
+        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:182
+        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:183
         return (grad_self, grad_other)
 
 
@@ -1077,12 +2044,12 @@ class ClampMinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:100
+    def apply(node, grads):  # spec/derivatives.yaml:184
         self = node._saved_self_.unpack(node)
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:101
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:185
         return (grad_self,)
 
 
@@ -1100,12 +2067,12 @@ class ClampMaxBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:102
+    def apply(node, grads):  # spec/derivatives.yaml:186
         self = node._saved_self_.unpack(node)
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:103
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:187
         return (grad_self,)
 
 
@@ -1131,13 +2098,13 @@ class ClampMinBackward1(Node):
     def _raw_saved_min(node):
         return node._saved_min_
 
-    def apply(node, grads):  # spec/derivatives.yaml:104
+    def apply(node, grads):  # spec/derivatives.yaml:188
         self = node._saved_self_.unpack(node)
         min = node._saved_min_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:105
-        grad_min = where(self < min, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:106
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:189
+        grad_min = where(self < min, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:190
         return (grad_self, grad_min)
 
 
@@ -1163,13 +2130,13 @@ class ClampMaxBackward1(Node):
     def _raw_saved_max(node):
         return node._saved_max_
 
-    def apply(node, grads):  # spec/derivatives.yaml:107
+    def apply(node, grads):  # spec/derivatives.yaml:191
         self = node._saved_self_.unpack(node)
         max = node._saved_max_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:108
-        grad_max = where(self > max, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:109
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:192
+        grad_max = where(self > max, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:193
         return (grad_self, grad_max)
 
 
@@ -1179,12 +2146,12 @@ class LerpBackward0(Node):
     __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:110
+    def apply(node, grads):  # spec/derivatives.yaml:194
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:111
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:112
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:195
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:196
         return (grad_self, grad_end)
 
 
@@ -1218,15 +2185,15 @@ class LerpBackward1(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:113
+    def apply(node, grads):  # spec/derivatives.yaml:197
         self = node._saved_self_.unpack(node)
         end = node._saved_end_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:114
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:115
-        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:116
+        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:198
+        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:199
+        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:200
         return (grad_self, grad_end, grad_weight)
 
 
@@ -1252,15 +2219,15 @@ class AddcmulBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:117
+    def apply(node, grads):  # spec/derivatives.yaml:201
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:118
-        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:119
-        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:120
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:202
+        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:203
+        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:204
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -1286,15 +2253,15 @@ class AddcdivBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:121
+    def apply(node, grads):  # spec/derivatives.yaml:205
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:122
-        grad_tensor1 = grad * value / tensor2 if needs[1] else None  # spec/derivatives.yaml:123
-        grad_tensor2 = -grad * value * tensor1 / (tensor2 * tensor2) if needs[2] else None  # spec/derivatives.yaml:124
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:206
+        grad_tensor1 = grad * value / tensor2 if needs[1] else None  # spec/derivatives.yaml:207
+        grad_tensor2 = -grad * value * tensor1 / (tensor2 * tensor2) if needs[2] else None  # spec/derivatives.yaml:208
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -1312,12 +2279,12 @@ class WhereBackward0(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:125
+    def apply(node, grads):  # spec/derivatives.yaml:209
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:127
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:128
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:211
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:212
         return (grad_self, grad_other)
 
 
@@ -1335,11 +2302,11 @@ class WhereBackward1(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:129
+    def apply(node, grads):  # spec/derivatives.yaml:213
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:131
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:215
         return (grad_self,)
 
 
@@ -1357,11 +2324,11 @@ class WhereBackward2(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:132
+    def apply(node, grads):  # spec/derivatives.yaml:216
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:134
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:218
         return (grad_other,)
 
 
@@ -1376,11 +2343,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:135
+    def apply(node, grads):  # spec/derivatives.yaml:219
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:136
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:220
         return (grad_self,)
 
 
@@ -1395,14 +2362,14 @@ class AsStridedBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:137
+    def apply(node, grads):  # spec/derivatives.yaml:221
         self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:138
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:222
         return (grad_self,)
 
 
@@ -1412,12 +2379,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:139
+    def apply(node, grads):  # spec/derivatives.yaml:223
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:140
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:224
         return (grad_self,)
 
 
@@ -1427,10 +2394,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:141
+    def apply(node, grads):  # spec/derivatives.yaml:225
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:142
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:226
         return (grad_self,)
 
 
@@ -1440,11 +2407,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:143
+    def apply(node, grads):  # spec/derivatives.yaml:227
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:144
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:228
         return (grad_self,)
 
 
@@ -1459,11 +2426,11 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:145
+    def apply(node, grads):  # spec/derivatives.yaml:229
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:146
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:230
         return (grad_self,)
 
 
@@ -1478,11 +2445,11 @@ class SqueezeBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:147
+    def apply(node, grads):  # spec/derivatives.yaml:231
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:148
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:232
         return (grad_self,)
 
 
@@ -1497,11 +2464,11 @@ class SqueezeBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:149
+    def apply(node, grads):  # spec/derivatives.yaml:233
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:150
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:234
         return (grad_self,)
 
 
@@ -1516,11 +2483,11 @@ class SqueezeBackward2(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:151
+    def apply(node, grads):  # spec/derivatives.yaml:235
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:152
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:236
         return (grad_self,)
 
 
@@ -1530,11 +2497,11 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:153
+    def apply(node, grads):  # spec/derivatives.yaml:237
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:154
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:238
         return (grad_self,)
 
 
@@ -1549,13 +2516,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:155
+    def apply(node, grads):  # spec/derivatives.yaml:239
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:156
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:240
         return (grad_self,)
 
 
@@ -1570,7 +2537,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:157
+    def apply(node, grads):  # spec/derivatives.yaml:241
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -1578,7 +2545,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:158
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:242
         return (grad_self,)
 
 
@@ -1588,11 +2555,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:159
+    def apply(node, grads):  # spec/derivatives.yaml:243
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:160
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:244
         return (grad_self,)
 
 
@@ -1602,11 +2569,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:161
+    def apply(node, grads):  # spec/derivatives.yaml:245
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:162
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:246
         return (grad_self,)
 
 
@@ -1616,11 +2583,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:163
+    def apply(node, grads):  # spec/derivatives.yaml:247
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:164
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:248
         return (grad_self,)
 
 
@@ -1635,11 +2602,11 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:165
+    def apply(node, grads):  # spec/derivatives.yaml:249
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:166
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:250
         return (grad_self,)
 
 
@@ -1654,13 +2621,13 @@ class SumBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:167
+    def apply(node, grads):  # spec/derivatives.yaml:251
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:168
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:252
         return (grad_self,)
 
 
@@ -1675,11 +2642,11 @@ class MeanBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:169
+    def apply(node, grads):  # spec/derivatives.yaml:253
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:170
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:254
         return (grad_self,)
 
 
@@ -1694,13 +2661,13 @@ class MeanBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:171
+    def apply(node, grads):  # spec/derivatives.yaml:255
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:172
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:256
         return (grad_self,)
 
 
@@ -1726,12 +2693,12 @@ class ProdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:173
+    def apply(node, grads):  # spec/derivatives.yaml:257
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:174
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:258
         return (grad_self,)
 
 
@@ -1757,14 +2724,14 @@ class ProdBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:175
+    def apply(node, grads):  # spec/derivatives.yaml:259
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:176
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:260
         return (grad_self,)
 
 
@@ -1787,7 +2754,7 @@ class MaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:177
+    def apply(node, grads):  # spec/derivatives.yaml:261
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1795,7 +2762,7 @@ class MaxBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:179
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:263
         return (grad_self,)
 
 
@@ -1821,12 +2788,12 @@ class MaxBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:180
+    def apply(node, grads):  # spec/derivatives.yaml:264
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:181
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:265
         return (grad_self,)
 
 
@@ -1849,7 +2816,7 @@ class MinBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:182
+    def apply(node, grads):  # spec/derivatives.yaml:266
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -1857,7 +2824,7 @@ class MinBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:268
         return (grad_self,)
 
 
@@ -1880,14 +2847,14 @@ class SortBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:185
+    def apply(node, grads):  # spec/derivatives.yaml:269
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:187
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:271
         return (grad_self,)
 
 
@@ -1910,14 +2877,14 @@ class SortBackward1(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:188
+    def apply(node, grads):  # spec/derivatives.yaml:272
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:190
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:274
         return (grad_self,)
 
 
@@ -1940,14 +2907,14 @@ class TopkBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:191
+    def apply(node, grads):  # spec/derivatives.yaml:275
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:193
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:277
         return (grad_self,)
 
 
@@ -1973,12 +2940,12 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:194
+    def apply(node, grads):  # spec/derivatives.yaml:278
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:195
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:279
         return (grad_self,)
 
 
@@ -2004,14 +2971,14 @@ class AmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:196
+    def apply(node, grads):  # spec/derivatives.yaml:280
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:197
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:281
         return (grad_self,)
 
 
@@ -2037,14 +3004,14 @@ class AminBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:198
+    def apply(node, grads):  # spec/derivatives.yaml:282
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:199
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:283
         return (grad_self,)
 
 
@@ -2062,14 +3029,14 @@ class VarBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:200
+    def apply(node, grads):  # spec/derivatives.yaml:284
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:201
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:285
         return (grad_self,)
 
 
@@ -2095,7 +3062,7 @@ class StdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:202
+    def apply(node, grads):  # spec/derivatives.yaml:286
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
@@ -2103,7 +3070,7 @@ class StdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:203
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:287
         return (grad_self,)
 
 
@@ -2129,14 +3096,14 @@ class LogsumexpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:204
+    def apply(node, grads):  # spec/derivatives.yaml:288
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:205
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:289
         return (grad_self,)
 
 
@@ -2162,13 +3129,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:206
+    def apply(node, grads):  # spec/derivatives.yaml:290
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:207
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:291
         return (grad_self,)
 
 
@@ -2194,7 +3161,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:208
+    def apply(node, grads):  # spec/derivatives.yaml:292
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -2202,7 +3169,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:209
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:293
         return (grad_self,)
 
 
@@ -2212,11 +3179,141 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:210
+    def apply(node, grads):  # spec/derivatives.yaml:294
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:211
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:295
+        return (grad_self,)
+
+
+class CumprodBackward0(Node):
+    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:296
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = cumprod_backward(grad.to(self.dtype), self, dim, result) if needs[0] else None  # spec/derivatives.yaml:297
+        return (grad_self,)
+
+
+class CummaxBackward0(Node):
+    """cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:298
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:300
+        return (grad_self,)
+
+
+class CumminBackward0(Node):
+    """cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:301
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:303
+        return (grad_self,)
+
+
+class LogcumsumexpBackward0(Node):
+    """logcumsumexp(Tensor self, int dim) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:304
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = logcumsumexp_backward(grad, self, result, dim) if needs[0] else None  # spec/derivatives.yaml:305
         return (grad_self,)
 
 
@@ -2239,13 +3336,13 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:212
+    def apply(node, grads):  # spec/derivatives.yaml:306
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:213
+        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:307
         return (grad_self,)
 
 
@@ -2268,13 +3365,13 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:214
+    def apply(node, grads):  # spec/derivatives.yaml:308
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:215
+        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:309
         return (grad_self,)
 
 
@@ -2300,15 +3397,15 @@ class SoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:216
+    def apply(node, grads):  # spec/derivatives.yaml:310
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         input_dtype = node._saved_input_dtype
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:217
-        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:218
+        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:311
+        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:312
         return (grad_grad_output, grad_output)
 
 
@@ -2334,14 +3431,14 @@ class LogSoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:219
+    def apply(node, grads):  # spec/derivatives.yaml:313
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:220
-        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:221
+        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:314
+        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:315
         return (grad_grad_output, grad_output)
 
 
@@ -2367,13 +3464,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:222
+    def apply(node, grads):  # spec/derivatives.yaml:316
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:223
-        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:224
+        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:317
+        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:318
         return (grad_self, grad_mat2)
 
 
@@ -2399,13 +3496,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:225
+    def apply(node, grads):  # spec/derivatives.yaml:319
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:226
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:227
+        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:320
+        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:321
         return (grad_self, grad_mat2)
 
 
@@ -2431,16 +3528,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:228
+    def apply(node, grads):  # spec/derivatives.yaml:322
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:229
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:230
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:231
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:323
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:324
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:325
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -2466,13 +3563,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:232
+    def apply(node, grads):  # spec/derivatives.yaml:326
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:233
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:234
+        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:327
+        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:328
         return (grad_self, grad_tensor)
 
 
@@ -2498,13 +3595,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:235
+    def apply(node, grads):  # spec/derivatives.yaml:329
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:236
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:237
+        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:330
+        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:331
         return (grad_self, grad_vec)
 
 
@@ -2518,12 +3615,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:238
+    def apply(node, grads):  # spec/derivatives.yaml:332
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if needs[0] else None  # spec/derivatives.yaml:239
+        grad_tensors = cat_backward(grad, tensors, dim) if True in needs[0:0 + node._list_len] else None  # spec/derivatives.yaml:333
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -2534,11 +3631,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:240
+    def apply(node, grads):  # spec/derivatives.yaml:334
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:241
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:335
         return (grad_self,)
 
 
@@ -2548,12 +3645,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:242
+    def apply(node, grads):  # spec/derivatives.yaml:336
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:243
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:337
         return (grad_self,)
 
 
@@ -2563,11 +3660,11 @@ class TrilBackward0(Node):
     __slots__ = ("_saved_diagonal",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:244
+    def apply(node, grads):  # spec/derivatives.yaml:338
         diagonal = node._saved_diagonal
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.tril(diagonal) if needs[0] else None  # spec/derivatives.yaml:245
+        grad_self = grad.tril(diagonal) if needs[0] else None  # spec/derivatives.yaml:339
         return (grad_self,)
 
 
@@ -2577,11 +3674,11 @@ class TriuBackward0(Node):
     __slots__ = ("_saved_diagonal",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:246
+    def apply(node, grads):  # spec/derivatives.yaml:340
         diagonal = node._saved_diagonal
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.triu(diagonal) if needs[0] else None  # spec/derivatives.yaml:247
+        grad_self = grad.triu(diagonal) if needs[0] else None  # spec/derivatives.yaml:341
         return (grad_self,)
 
 
@@ -2596,12 +3693,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:248
+    def apply(node, grads):  # spec/derivatives.yaml:342
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:249
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:343
         return (grad_self,)
 
 
@@ -2611,10 +3708,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:250
+    def apply(node, grads):  # spec/derivatives.yaml:344
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:251
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:345
         return (grad_self,)
 
 
@@ -2627,11 +3724,11 @@ class CopyBackwards(Node):
     def name(self) -> str:
         return "yaten::autograd::CopyBackwards"  # as PyTorch's hand-written nodes, with the namespace
 
-    def apply(node, grads):  # spec/derivatives.yaml:252
+    def apply(node, grads):  # spec/derivatives.yaml:346
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:254
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:255
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:348
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:349
         return (grad_self, grad_src)
 
 
@@ -2641,10 +3738,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:256
+    def apply(node, grads):  # spec/derivatives.yaml:350
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:257
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:351
         return (grad_self,)
 
 
@@ -2654,11 +3751,11 @@ class FillBackward1(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:258
+    def apply(node, grads):  # spec/derivatives.yaml:352
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:259
-        grad_value = grad.sum() if needs[1] else None  # spec/derivatives.yaml:260
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:353
+        grad_value = grad.sum() if needs[1] else None  # spec/derivatives.yaml:354
         return (grad_self, grad_value)
 
 
@@ -2668,10 +3765,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:261
+    def apply(node, grads):  # spec/derivatives.yaml:355
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:262
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:356
         return (grad_self,)
 
 
@@ -2689,11 +3786,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:263
+    def apply(node, grads):  # spec/derivatives.yaml:357
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:264
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:358
         return (grad_self,)
 
 
@@ -2716,13 +3813,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:265
+    def apply(node, grads):  # spec/derivatives.yaml:359
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:267
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:361
         return (grad_self,)
 
 
@@ -2745,13 +3842,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:268
+    def apply(node, grads):  # spec/derivatives.yaml:362
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:270
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:364
         return (grad_self,)
 
 
@@ -2769,13 +3866,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:271
+    def apply(node, grads):  # spec/derivatives.yaml:365
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:273
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:274
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:367
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:368
         return (grad_self, grad_src)
 
 
@@ -2793,12 +3890,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:275
+    def apply(node, grads):  # spec/derivatives.yaml:369
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:277
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:371
         return (grad_self,)
 
 
@@ -2816,13 +3913,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:278
+    def apply(node, grads):  # spec/derivatives.yaml:372
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:280
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:281
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:374
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:375
         return (grad_self, grad_src)
 
 
@@ -2840,11 +3937,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:282
+    def apply(node, grads):  # spec/derivatives.yaml:376
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:284
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:378
         return (grad_self,)
 
 
@@ -2862,12 +3959,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:285
+    def apply(node, grads):  # spec/derivatives.yaml:379
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:287
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:288
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:381
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:382
         return (grad_self, grad_value)
 
 
@@ -2893,12 +3990,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:289
+    def apply(node, grads):  # spec/derivatives.yaml:383
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:291
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:385
         return (grad_self,)
 
 
@@ -2917,12 +4014,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:292
+    def apply(node, grads):  # spec/derivatives.yaml:386
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:294
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:388
         return (grad_self,)
 
 
@@ -2944,14 +4041,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:295
+    def apply(node, grads):  # spec/derivatives.yaml:389
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:297
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:298
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:391
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:392
         return (grad_self, grad_values)
 
 
@@ -2969,12 +4066,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:301
+    def apply(node, grads):  # spec/derivatives.yaml:395
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:302
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:396
         return (grad_self,)
 
 
@@ -2992,12 +4089,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:303
+    def apply(node, grads):  # spec/derivatives.yaml:397
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:304
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:398
         return (grad_self,)
 
 
@@ -3015,13 +4112,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:305
+    def apply(node, grads):  # spec/derivatives.yaml:399
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:306
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:400
         return (grad_self,)
 
 
@@ -3039,13 +4136,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:307
+    def apply(node, grads):  # spec/derivatives.yaml:401
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:308
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:402
         return (grad_self,)
 
 
@@ -3068,14 +4165,14 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:309
+    def apply(node, grads):  # spec/derivatives.yaml:403
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:311
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:405
         return (grad_weight,)
 
 
@@ -3117,7 +4214,7 @@ class NllLossBackward0(Node):
     def _raw_saved_total_weight(node):
         return node._saved_total_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:312
+    def apply(node, grads):  # spec/derivatives.yaml:406
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -3127,7 +4224,7 @@ class NllLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:314
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:408
         return (grad_self,)
 
 
@@ -3153,15 +4250,15 @@ class NllLossBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:316
+    def apply(node, grads):  # spec/derivatives.yaml:410
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         ignore_index = node._saved_ignore_index
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:317
-        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:318
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:411
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:412
         return (grad_grad_output, grad_self)
 
 
@@ -3195,15 +4292,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:320
+    def apply(node, grads):  # spec/derivatives.yaml:414
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:321
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:322
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:415
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:416
         return (grad_self, grad_target)
 
 
@@ -3237,7 +4334,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:325
+    def apply(node, grads):  # spec/derivatives.yaml:419
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -3250,7 +4347,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:326
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:420
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3284,7 +4381,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:327
+    def apply(node, grads):  # spec/derivatives.yaml:421
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -3298,7 +4395,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:328
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:422
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -3324,7 +4421,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:329
+    def apply(node, grads):  # spec/derivatives.yaml:423
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3335,7 +4432,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:331
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:425
         return (grad_self,)
 
 
@@ -3358,13 +4455,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:332
+    def apply(node, grads):  # spec/derivatives.yaml:426
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:334
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:335
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:428
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:429
         return (grad_grad_output, grad_self)
 
 
@@ -3382,7 +4479,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:336
+    def apply(node, grads):  # spec/derivatives.yaml:430
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3392,7 +4489,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:337
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:431
         return (grad_self,)
 
 
@@ -3407,7 +4504,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:338
+    def apply(node, grads):  # spec/derivatives.yaml:432
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -3417,8 +4514,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:339
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:340
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:433
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:434
         return (grad_grad_output, grad_self)
 
 
@@ -3436,11 +4533,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:341
+    def apply(node, grads):  # spec/derivatives.yaml:435
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:342
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:436
         return (grad_self,)
 
 
@@ -3460,13 +4557,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:343
+    def apply(node, grads):  # spec/derivatives.yaml:437
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:344
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:345
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:438
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:439
         return (grad_grad_output, grad_self)
 
 
@@ -3508,7 +4605,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:348
+    def apply(node, grads):  # spec/derivatives.yaml:442
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -3519,7 +4616,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:350
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:444
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -3577,7 +4674,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:351
+    def apply(node, grads):  # spec/derivatives.yaml:445
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -3590,5 +4687,331 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:353
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:447
         return (grad_input, grad_weight, grad_bias)
+
+
+class LinalgSolveBackward0(Node):
+    """linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor"""
+
+    __slots__ = ("_saved_A_", "_saved_B_", "_saved_left", "_saved_result_")
+    _saved_fields = ("_saved_A_", "_saved_B_", "_saved_result_")
+
+    @property
+    def _saved_A(node):
+        return node._saved_A_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_A(node):
+        return node._saved_A_
+
+    @property
+    def _saved_B(node):
+        return node._saved_B_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_B(node):
+        return node._saved_B_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:450
+        A = node._saved_A_.unpack(node)
+        B = node._saved_B_.unpack(node)
+        left = node._saved_left
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_A = solve_backward_A(grad, result, A, B, left) if needs[0] else None  # spec/derivatives.yaml:451
+        grad_B = solve_backward_B(grad, A, B, left) if needs[1] else None  # spec/derivatives.yaml:452
+        return (grad_A, grad_B)
+
+
+class LinalgInvBackward0(Node):
+    """linalg_inv(Tensor A) -> Tensor"""
+
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:453
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_A = -(result.mT @ grad @ result.mT) if needs[0] else None  # spec/derivatives.yaml:454
+        return (grad_A,)
+
+
+class LinalgInvExBackward0(Node):
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)"""
+
+    __slots__ = ("_saved_inverse_",)
+    _saved_fields = ("_saved_inverse_",)
+
+    @property
+    def _saved_inverse(node):
+        return node._saved_inverse_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_inverse(node):
+        return node._saved_inverse_
+
+    def apply(node, grads):  # spec/derivatives.yaml:455
+        inverse = node._saved_inverse_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_A = -(inverse.mT @ grad @ inverse.mT) if needs[0] else None  # spec/derivatives.yaml:457
+        return (grad_A,)
+
+
+class LinalgCholeskyExBackward0(Node):
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)"""
+
+    __slots__ = ("_saved_upper", "_saved_L_")
+    _saved_fields = ("_saved_L_",)
+
+    @property
+    def _saved_L(node):
+        return node._saved_L_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_L(node):
+        return node._saved_L_
+
+    def apply(node, grads):  # spec/derivatives.yaml:458
+        upper = node._saved_upper
+        L = node._saved_L_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = cholesky_backward(grad, upper, L) if needs[0] else None  # spec/derivatives.yaml:460
+        return (grad_self,)
+
+
+class LinalgDetBackward0(Node):
+    """linalg_det(Tensor A) -> Tensor"""
+
+    __slots__ = ("_saved_A_", "_saved_result_")
+    _saved_fields = ("_saved_A_", "_saved_result_")
+
+    @property
+    def _saved_A(node):
+        return node._saved_A_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_A(node):
+        return node._saved_A_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:461
+        A = node._saved_A_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_A = linalg_det_backward(grad, result, A) if needs[0] else None  # spec/derivatives.yaml:462
+        return (grad_A,)
+
+
+class LinalgSlogdetBackward0(Node):
+    """linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)"""
+
+    __slots__ = ("_saved_A_",)
+    _saved_fields = ("_saved_A_",)
+
+    @property
+    def _saved_A(node):
+        return node._saved_A_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_A(node):
+        return node._saved_A_
+
+    def apply(node, grads):  # spec/derivatives.yaml:463
+        A = node._saved_A_.unpack(node)
+        grads = node._materialize(grads)
+        needs = node._needs()
+        grad_A = slogdet_backward(grads[1], A) if needs[0] else None  # spec/derivatives.yaml:464
+        return (grad_A,)
+
+
+class LinalgCholeskyBackward0(Node):
+    """linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor"""
+
+    __slots__ = ("_saved_upper", "_saved_result_")
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:465
+        upper = node._saved_upper
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = cholesky_backward(grad, upper, result) if needs[0] else None  # spec/derivatives.yaml:466
+        return (grad_self,)
+
+
+class LinalgQrBackward0(Node):
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)"""
+
+    __slots__ = ("_saved_mode", "_saved_Q_", "_saved_R_")
+    _saved_fields = ("_saved_Q_", "_saved_R_")
+
+    @property
+    def _saved_Q(node):
+        return node._saved_Q_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_Q(node):
+        return node._saved_Q_
+
+    @property
+    def _saved_R(node):
+        return node._saved_R_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_R(node):
+        return node._saved_R_
+
+    def apply(node, grads):  # spec/derivatives.yaml:467
+        mode = node._saved_mode
+        Q = node._saved_Q_.unpack(node)
+        R = node._saved_R_.unpack(node)
+        grads = node._materialize(grads)
+        needs = node._needs()
+        grad_A = linalg_qr_backward(grads, Q, R, mode) if needs[0] else None  # spec/derivatives.yaml:468
+        return (grad_A,)
+
+
+class LinalgSvdBackward0(Node):
+    """linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)"""
+
+    __slots__ = ("_saved_full_matrices", "_saved_S_", "_saved_U_", "_saved_Vh_")
+    _saved_fields = ("_saved_S_", "_saved_U_", "_saved_Vh_")
+
+    @property
+    def _saved_S(node):
+        return node._saved_S_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_S(node):
+        return node._saved_S_
+
+    @property
+    def _saved_U(node):
+        return node._saved_U_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_U(node):
+        return node._saved_U_
+
+    @property
+    def _saved_Vh(node):
+        return node._saved_Vh_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_Vh(node):
+        return node._saved_Vh_
+
+    def apply(node, grads):  # spec/derivatives.yaml:469
+        full_matrices = node._saved_full_matrices
+        S = node._saved_S_.unpack(node)
+        U = node._saved_U_.unpack(node)
+        Vh = node._saved_Vh_.unpack(node)
+        grads = node._materialize(grads)
+        needs = node._needs()
+        grad_A = svd_backward(grads, full_matrices, U, S, Vh) if needs[0] else None  # spec/derivatives.yaml:470
+        return (grad_A,)
+
+
+class LinalgEighBackward0(Node):
+    """linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)"""
+
+    __slots__ = ("_saved_eigenvalues_", "_saved_eigenvectors_")
+    _saved_fields = ("_saved_eigenvalues_", "_saved_eigenvectors_")
+
+    @property
+    def _saved_eigenvalues(node):
+        return node._saved_eigenvalues_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_eigenvalues(node):
+        return node._saved_eigenvalues_
+
+    @property
+    def _saved_eigenvectors(node):
+        return node._saved_eigenvectors_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_eigenvectors(node):
+        return node._saved_eigenvectors_
+
+    def apply(node, grads):  # spec/derivatives.yaml:471
+        eigenvalues = node._saved_eigenvalues_.unpack(node)
+        eigenvectors = node._saved_eigenvectors_.unpack(node)
+        grads = node._materialize(grads)
+        needs = node._needs()
+        grad_self = eigh_backward(grads, eigenvalues, eigenvectors) if needs[0] else None  # spec/derivatives.yaml:472
+        return (grad_self,)
+
+
+class LinalgSolveTriangularBackward0(Node):
+    """linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_upper", "_saved_left", "_saved_unitriangular", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:473
+        self = node._saved_self_.unpack(node)
+        upper = node._saved_upper
+        left = node._saved_left
+        unitriangular = node._saved_unitriangular
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_input_mask = (needs[0], needs[1],)
+        grad_self, grad_B = solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)  # spec/derivatives.yaml:474
+        return (grad_self, grad_B)

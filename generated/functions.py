@@ -6,7 +6,9 @@ from yaten._arg_parser import REQUIRED as _R
 from yaten._arg_parser import Overload as _Overload
 from yaten._arg_parser import resolve as _resolve
 
-__all__ = ["neg", "neg_", "abs", "abs_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "atan_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "trunc_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "mul", "div", "remainder", "floor_divide", "fmod", "pow", "maximum", "minimum", "atan2", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "where", "clamp", "as_strided", "transpose", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "is_floating_point", "is_complex", "narrow", "chunk", "movedim", "sum", "mean", "prod", "max", "min", "sort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "tril", "triu", "tril_indices", "triu_indices", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "index_add", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention"]
+__all__ = ["neg", "negative", "neg_", "negative_", "abs", "absolute", "abs_", "absolute_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "arctan", "atan_", "arctan_", "tanh", "tanh_", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "heaviside", "nan_to_num", "nan_to_num_", "logit", "logit_", "positive", "float_power", "erfinv", "fmax", "fmin", "isposinf", "isneginf", "asin", "arcsin", "asin_", "arcsin_", "acos", "arccos", "acos_", "arccos_", "sinh", "sinh_", "cosh", "cosh_", "asinh", "arcsinh", "asinh_", "arcsinh_", "acosh", "arccosh", "acosh_", "arccosh_", "atanh", "arctanh", "atanh_", "arctanh_", "erfc", "erfc_", "lgamma", "lgamma_", "exp2", "exp2_", "sinc", "sinc_", "deg2rad", "deg2rad_", "rad2deg", "rad2deg_", "frac", "frac_", "sgn", "sgn_", "digamma", "polygamma", "signbit", "hypot", "logaddexp", "logaddexp2", "xlogy", "xlogy_", "copysign", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "fix", "trunc_", "fix_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "remainder", "floor_divide", "fmod", "pow", "maximum", "minimum", "atan2", "arctan2", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "logical_and", "logical_or", "logical_xor", "where", "clamp", "clip", "clamp_", "clip_", "as_strided", "transpose", "swapaxes", "swapdims", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "is_floating_point", "is_complex", "narrow", "chunk", "movedim", "moveaxis", "diagonal", "diag_embed", "diag", "trace", "tile", "repeat_interleave", "rot90", "fliplr", "flipud", "ravel", "take", "take_along_dim", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack", "dstack", "column_stack", "tensor_split", "hsplit", "vsplit", "dsplit", "meshgrid", "broadcast_to", "broadcast_tensors", "block_diag", "cartesian_prod", "combinations", "index_fill", "index_copy", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter", "scatter_reduce", "put", "einsum", "tensordot", "inner", "vdot", "kron", "addmv", "addmv_", "addr", "baddbmm", "addbmm", "chain_matmul", "cross", "cdist", "sum", "mean", "prod", "max", "min", "sort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "count_nonzero", "nansum", "nanmean", "std_mean", "var_mean", "aminmax", "median", "nanmedian", "kthvalue", "mode", "quantile", "nanquantile", "diff", "trapezoid", "trapz", "cumulative_trapezoid", "searchsorted", "bucketize", "bincount", "histc", "histogram", "_unique2", "unique_dim", "unique_consecutive", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "tril", "triu", "tril_indices", "triu_indices", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "index_add", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "log_sigmoid", "hardswish", "hardswish_", "hardsigmoid", "hardsigmoid_", "mish", "mish_", "celu", "celu_", "selu", "selu_", "threshold", "threshold_", "hardshrink", "softshrink", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "conv3d", "conv_transpose3d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "avg_pool1d", "max_pool1d_with_indices", "max_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool3d_with_indices", "max_pool3d", "avg_pool3d", "constant_pad_nd", "pad", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "_upsample_nearest_exact1d", "_upsample_nearest_exact2d", "_upsample_nearest_exact3d", "upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d", "upsample_bicubic2d", "pixel_shuffle", "pixel_unshuffle", "im2col", "col2im", "affine_grid_generator", "grid_sampler", "cosine_similarity", "pairwise_distance", "glu", "prelu", "feature_dropout", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "multi_margin_loss", "multilabel_margin_loss", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention", "inverse", "det", "logdet", "slogdet", "svd", "cholesky", "qr", "pinverse", "matrix_power", "matrix_exp", "cholesky_solve", "cholesky_inverse"]
+# The functions of yaten's submodules (the spec's python_module), by module: name there -> binding.
+MODULES = {'fft': {'fftfreq': 'fft_fftfreq', 'fftshift': 'fft_fftshift', 'ifftshift': 'fft_ifftshift', 'rfftfreq': 'fft_rfftfreq'}, 'linalg': {'cholesky': 'linalg_cholesky', 'cholesky_ex': 'linalg_cholesky_ex', 'cond': 'linalg_cond', 'cross': 'linalg_cross', 'det': 'linalg_det', 'diagonal': 'linalg_diagonal', 'eigh': 'linalg_eigh', 'eigvalsh': 'linalg_eigvalsh', 'inv': 'linalg_inv', 'inv_ex': 'linalg_inv_ex', 'lstsq': 'linalg_lstsq', 'matmul': 'linalg_matmul', 'matrix_exp': 'linalg_matrix_exp', 'matrix_norm': 'linalg_matrix_norm', 'matrix_power': 'linalg_matrix_power', 'matrix_rank': 'linalg_matrix_rank', 'multi_dot': 'linalg_multi_dot', 'norm': 'linalg_norm', 'pinv': 'linalg_pinv', 'qr': 'linalg_qr', 'slogdet': 'linalg_slogdet', 'solve': 'linalg_solve', 'solve_triangular': 'linalg_solve_triangular', 'svd': 'linalg_svd', 'svdvals': 'linalg_svdvals', 'vecdot': 'linalg_vecdot', 'vector_norm': 'linalg_vector_norm'}, 'special': {'digamma': 'special_digamma', 'erf': 'special_erf', 'erfc': 'special_erfc', 'erfinv': 'special_erfinv', 'exp2': 'special_exp2', 'expit': 'special_expit', 'expm1': 'special_expm1', 'gammaln': 'special_gammaln', 'log1p': 'special_log1p', 'log_softmax': 'special_log_softmax', 'logit': 'special_logit', 'logsumexp': 'special_logsumexp', 'polygamma': 'special_polygamma', 'psi': 'special_psi', 'round': 'special_round', 'sinc': 'special_sinc', 'softmax': 'special_softmax', 'xlogy': 'special_xlogy'}}
 
 _neg_overloads = (
     _Overload("neg", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
@@ -17,6 +19,17 @@ def neg(*args, **kwargs):
     """Schema: ``neg(Tensor self) -> Tensor``"""
     return _resolve("neg", _neg_overloads, args, kwargs)
 
+_negative_overloads = (
+    _Overload("negative", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
+)
+
+
+def negative(*args, **kwargs):
+    """Alias of ``neg``.
+
+    Schema: ``neg(Tensor self) -> Tensor``"""
+    return _resolve("negative", _negative_overloads, args, kwargs)
+
 _neg__overloads = (
     _Overload("neg_", (('input', 'Tensor', _R, False), ), "neg_", None),
 )
@@ -25,6 +38,17 @@ _neg__overloads = (
 def neg_(*args, **kwargs):
     """Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
     return _resolve("neg_", _neg__overloads, args, kwargs)
+
+_negative__overloads = (
+    _Overload("negative_", (('input', 'Tensor', _R, False), ), "neg_", None),
+)
+
+
+def negative_(*args, **kwargs):
+    """Alias of ``neg_``.
+
+    Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("negative_", _negative__overloads, args, kwargs)
 
 _abs_overloads = (
     _Overload("abs", (('input', 'Tensor', _R, False), ), "abs", 'abs_out'),
@@ -35,6 +59,17 @@ def abs(*args, **kwargs):
     """Schema: ``abs(Tensor self) -> Tensor``"""
     return _resolve("abs", _abs_overloads, args, kwargs)
 
+_absolute_overloads = (
+    _Overload("absolute", (('input', 'Tensor', _R, False), ), "abs", 'abs_out'),
+)
+
+
+def absolute(*args, **kwargs):
+    """Alias of ``abs``.
+
+    Schema: ``abs(Tensor self) -> Tensor``"""
+    return _resolve("absolute", _absolute_overloads, args, kwargs)
+
 _abs__overloads = (
     _Overload("abs_", (('input', 'Tensor', _R, False), ), "abs_", None),
 )
@@ -43,6 +78,17 @@ _abs__overloads = (
 def abs_(*args, **kwargs):
     """Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
     return _resolve("abs_", _abs__overloads, args, kwargs)
+
+_absolute__overloads = (
+    _Overload("absolute_", (('input', 'Tensor', _R, False), ), "abs_", None),
+)
+
+
+def absolute_(*args, **kwargs):
+    """Alias of ``abs_``.
+
+    Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("absolute_", _absolute__overloads, args, kwargs)
 
 _sign_overloads = (
     _Overload("sign", (('input', 'Tensor', _R, False), ), "sign", 'sign_out'),
@@ -88,6 +134,17 @@ _expm1_overloads = (
 def expm1(*args, **kwargs):
     """Schema: ``expm1(Tensor self) -> Tensor``"""
     return _resolve("expm1", _expm1_overloads, args, kwargs)
+
+_special_expm1_overloads = (
+    _Overload("special_expm1", (('input', 'Tensor', _R, False), ), "expm1", 'expm1_out'),
+)
+
+
+def special_expm1(*args, **kwargs):
+    """Alias of ``expm1``.
+
+    Schema: ``expm1(Tensor self) -> Tensor``"""
+    return _resolve("special_expm1", _special_expm1_overloads, args, kwargs)
 
 _expm1__overloads = (
     _Overload("expm1_", (('input', 'Tensor', _R, False), ), "expm1_", None),
@@ -160,6 +217,17 @@ _log1p_overloads = (
 def log1p(*args, **kwargs):
     """Schema: ``log1p(Tensor self) -> Tensor``"""
     return _resolve("log1p", _log1p_overloads, args, kwargs)
+
+_special_log1p_overloads = (
+    _Overload("special_log1p", (('input', 'Tensor', _R, False), ), "log1p", 'log1p_out'),
+)
+
+
+def special_log1p(*args, **kwargs):
+    """Alias of ``log1p``.
+
+    Schema: ``log1p(Tensor self) -> Tensor``"""
+    return _resolve("special_log1p", _special_log1p_overloads, args, kwargs)
 
 _log1p__overloads = (
     _Overload("log1p_", (('input', 'Tensor', _R, False), ), "log1p_", None),
@@ -287,6 +355,17 @@ def atan(*args, **kwargs):
     """Schema: ``atan(Tensor self) -> Tensor``"""
     return _resolve("atan", _atan_overloads, args, kwargs)
 
+_arctan_overloads = (
+    _Overload("arctan", (('input', 'Tensor', _R, False), ), "atan", 'atan_out'),
+)
+
+
+def arctan(*args, **kwargs):
+    """Alias of ``atan``.
+
+    Schema: ``atan(Tensor self) -> Tensor``"""
+    return _resolve("arctan", _arctan_overloads, args, kwargs)
+
 _atan__overloads = (
     _Overload("atan_", (('input', 'Tensor', _R, False), ), "atan_", None),
 )
@@ -295,6 +374,17 @@ _atan__overloads = (
 def atan_(*args, **kwargs):
     """Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
     return _resolve("atan_", _atan__overloads, args, kwargs)
+
+_arctan__overloads = (
+    _Overload("arctan_", (('input', 'Tensor', _R, False), ), "atan_", None),
+)
+
+
+def arctan_(*args, **kwargs):
+    """Alias of ``atan_``.
+
+    Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("arctan_", _arctan__overloads, args, kwargs)
 
 _tanh_overloads = (
     _Overload("tanh", (('input', 'Tensor', _R, False), ), "tanh", 'tanh_out'),
@@ -314,6 +404,745 @@ def tanh_(*args, **kwargs):
     """Schema: ``tanh_(Tensor(a!) self) -> Tensor(a!)``"""
     return _resolve("tanh_", _tanh__overloads, args, kwargs)
 
+_bitwise_and_overloads = (
+    _Overload("bitwise_and", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "bitwise_and_Tensor", 'bitwise_and_Tensor_out'),
+    _Overload("bitwise_and", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "bitwise_and_Scalar", None),
+)
+
+
+def bitwise_and(*args, **kwargs):
+    """Schema: ``bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("bitwise_and", _bitwise_and_overloads, args, kwargs)
+
+_bitwise_or_overloads = (
+    _Overload("bitwise_or", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "bitwise_or_Tensor", 'bitwise_or_Tensor_out'),
+    _Overload("bitwise_or", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "bitwise_or_Scalar", None),
+)
+
+
+def bitwise_or(*args, **kwargs):
+    """Schema: ``bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("bitwise_or", _bitwise_or_overloads, args, kwargs)
+
+_bitwise_xor_overloads = (
+    _Overload("bitwise_xor", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "bitwise_xor_Tensor", 'bitwise_xor_Tensor_out'),
+    _Overload("bitwise_xor", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "bitwise_xor_Scalar", None),
+)
+
+
+def bitwise_xor(*args, **kwargs):
+    """Schema: ``bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("bitwise_xor", _bitwise_xor_overloads, args, kwargs)
+
+_bitwise_left_shift_overloads = (
+    _Overload("bitwise_left_shift", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "bitwise_left_shift_Tensor", 'bitwise_left_shift_Tensor_out'),
+    _Overload("bitwise_left_shift", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "bitwise_left_shift_Tensor_Scalar", None),
+    _Overload("bitwise_left_shift", (('input', 'Scalar', _R, False), ('other', 'Tensor', _R, False), ), "bitwise_left_shift_Scalar_Tensor", None),
+)
+
+
+def bitwise_left_shift(*args, **kwargs):
+    """Schema: ``bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("bitwise_left_shift", _bitwise_left_shift_overloads, args, kwargs)
+
+_bitwise_right_shift_overloads = (
+    _Overload("bitwise_right_shift", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "bitwise_right_shift_Tensor", 'bitwise_right_shift_Tensor_out'),
+    _Overload("bitwise_right_shift", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "bitwise_right_shift_Tensor_Scalar", None),
+    _Overload("bitwise_right_shift", (('input', 'Scalar', _R, False), ('other', 'Tensor', _R, False), ), "bitwise_right_shift_Scalar_Tensor", None),
+)
+
+
+def bitwise_right_shift(*args, **kwargs):
+    """Schema: ``bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("bitwise_right_shift", _bitwise_right_shift_overloads, args, kwargs)
+
+_heaviside_overloads = (
+    _Overload("heaviside", (('input', 'Tensor', _R, False), ('values', 'Tensor', _R, False), ), "heaviside", 'heaviside_out'),
+)
+
+
+def heaviside(*args, **kwargs):
+    """Schema: ``heaviside(Tensor self, Tensor values) -> Tensor``"""
+    return _resolve("heaviside", _heaviside_overloads, args, kwargs)
+
+_nan_to_num_overloads = (
+    _Overload("nan_to_num", (('input', 'Tensor', _R, False), ('nan', 'float?', None, False), ('posinf', 'float?', None, False), ('neginf', 'float?', None, False), ), "nan_to_num", 'nan_to_num_out'),
+)
+
+
+def nan_to_num(*args, **kwargs):
+    """Schema: ``nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor``"""
+    return _resolve("nan_to_num", _nan_to_num_overloads, args, kwargs)
+
+_nan_to_num__overloads = (
+    _Overload("nan_to_num_", (('input', 'Tensor', _R, False), ('nan', 'float?', None, False), ('posinf', 'float?', None, False), ('neginf', 'float?', None, False), ), "nan_to_num_", None),
+)
+
+
+def nan_to_num_(*args, **kwargs):
+    """Schema: ``nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)``"""
+    return _resolve("nan_to_num_", _nan_to_num__overloads, args, kwargs)
+
+_logit_overloads = (
+    _Overload("logit", (('input', 'Tensor', _R, False), ('eps', 'float?', None, False), ), "logit", 'logit_out'),
+)
+
+
+def logit(*args, **kwargs):
+    """Schema: ``logit(Tensor self, float? eps=None) -> Tensor``"""
+    return _resolve("logit", _logit_overloads, args, kwargs)
+
+_special_logit_overloads = (
+    _Overload("special_logit", (('input', 'Tensor', _R, False), ('eps', 'float?', None, False), ), "logit", 'logit_out'),
+)
+
+
+def special_logit(*args, **kwargs):
+    """Alias of ``logit``.
+
+    Schema: ``logit(Tensor self, float? eps=None) -> Tensor``"""
+    return _resolve("special_logit", _special_logit_overloads, args, kwargs)
+
+_logit__overloads = (
+    _Overload("logit_", (('input', 'Tensor', _R, False), ('eps', 'float?', None, False), ), "logit_", None),
+)
+
+
+def logit_(*args, **kwargs):
+    """Schema: ``logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)``"""
+    return _resolve("logit_", _logit__overloads, args, kwargs)
+
+_positive_overloads = (
+    _Overload("positive", (('input', 'Tensor', _R, False), ), "positive", None),
+)
+
+
+def positive(*args, **kwargs):
+    """Schema: ``positive(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("positive", _positive_overloads, args, kwargs)
+
+_float_power_overloads = (
+    _Overload("float_power", (('input', 'Tensor', _R, False), ('exponent', 'Tensor', _R, False), ), "float_power_Tensor_Tensor", 'float_power_Tensor_Tensor_out'),
+    _Overload("float_power", (('input', 'Scalar', _R, False), ('exponent', 'Tensor', _R, False), ), "float_power_Scalar", None),
+    _Overload("float_power", (('input', 'Tensor', _R, False), ('exponent', 'Scalar', _R, False), ), "float_power_Tensor_Scalar", None),
+)
+
+
+def float_power(*args, **kwargs):
+    """Schema: ``float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
+    return _resolve("float_power", _float_power_overloads, args, kwargs)
+
+_erfinv_overloads = (
+    _Overload("erfinv", (('input', 'Tensor', _R, False), ), "erfinv", 'erfinv_out'),
+)
+
+
+def erfinv(*args, **kwargs):
+    """Schema: ``erfinv(Tensor self) -> Tensor``"""
+    return _resolve("erfinv", _erfinv_overloads, args, kwargs)
+
+_special_erfinv_overloads = (
+    _Overload("special_erfinv", (('input', 'Tensor', _R, False), ), "erfinv", 'erfinv_out'),
+)
+
+
+def special_erfinv(*args, **kwargs):
+    """Alias of ``erfinv``.
+
+    Schema: ``erfinv(Tensor self) -> Tensor``"""
+    return _resolve("special_erfinv", _special_erfinv_overloads, args, kwargs)
+
+_fmax_overloads = (
+    _Overload("fmax", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "fmax", 'fmax_out'),
+)
+
+
+def fmax(*args, **kwargs):
+    """Schema: ``fmax(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("fmax", _fmax_overloads, args, kwargs)
+
+_fmin_overloads = (
+    _Overload("fmin", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "fmin", 'fmin_out'),
+)
+
+
+def fmin(*args, **kwargs):
+    """Schema: ``fmin(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("fmin", _fmin_overloads, args, kwargs)
+
+_isposinf_overloads = (
+    _Overload("isposinf", (('input', 'Tensor', _R, False), ), "isposinf", 'isposinf_out'),
+)
+
+
+def isposinf(*args, **kwargs):
+    """Schema: ``isposinf(Tensor self) -> Tensor``"""
+    return _resolve("isposinf", _isposinf_overloads, args, kwargs)
+
+_isneginf_overloads = (
+    _Overload("isneginf", (('input', 'Tensor', _R, False), ), "isneginf", 'isneginf_out'),
+)
+
+
+def isneginf(*args, **kwargs):
+    """Schema: ``isneginf(Tensor self) -> Tensor``"""
+    return _resolve("isneginf", _isneginf_overloads, args, kwargs)
+
+_asin_overloads = (
+    _Overload("asin", (('input', 'Tensor', _R, False), ), "asin", 'asin_out'),
+)
+
+
+def asin(*args, **kwargs):
+    """Schema: ``asin(Tensor self) -> Tensor``"""
+    return _resolve("asin", _asin_overloads, args, kwargs)
+
+_arcsin_overloads = (
+    _Overload("arcsin", (('input', 'Tensor', _R, False), ), "asin", 'asin_out'),
+)
+
+
+def arcsin(*args, **kwargs):
+    """Alias of ``asin``.
+
+    Schema: ``asin(Tensor self) -> Tensor``"""
+    return _resolve("arcsin", _arcsin_overloads, args, kwargs)
+
+_asin__overloads = (
+    _Overload("asin_", (('input', 'Tensor', _R, False), ), "asin_", None),
+)
+
+
+def asin_(*args, **kwargs):
+    """Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("asin_", _asin__overloads, args, kwargs)
+
+_arcsin__overloads = (
+    _Overload("arcsin_", (('input', 'Tensor', _R, False), ), "asin_", None),
+)
+
+
+def arcsin_(*args, **kwargs):
+    """Alias of ``asin_``.
+
+    Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("arcsin_", _arcsin__overloads, args, kwargs)
+
+_acos_overloads = (
+    _Overload("acos", (('input', 'Tensor', _R, False), ), "acos", 'acos_out'),
+)
+
+
+def acos(*args, **kwargs):
+    """Schema: ``acos(Tensor self) -> Tensor``"""
+    return _resolve("acos", _acos_overloads, args, kwargs)
+
+_arccos_overloads = (
+    _Overload("arccos", (('input', 'Tensor', _R, False), ), "acos", 'acos_out'),
+)
+
+
+def arccos(*args, **kwargs):
+    """Alias of ``acos``.
+
+    Schema: ``acos(Tensor self) -> Tensor``"""
+    return _resolve("arccos", _arccos_overloads, args, kwargs)
+
+_acos__overloads = (
+    _Overload("acos_", (('input', 'Tensor', _R, False), ), "acos_", None),
+)
+
+
+def acos_(*args, **kwargs):
+    """Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("acos_", _acos__overloads, args, kwargs)
+
+_arccos__overloads = (
+    _Overload("arccos_", (('input', 'Tensor', _R, False), ), "acos_", None),
+)
+
+
+def arccos_(*args, **kwargs):
+    """Alias of ``acos_``.
+
+    Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("arccos_", _arccos__overloads, args, kwargs)
+
+_sinh_overloads = (
+    _Overload("sinh", (('input', 'Tensor', _R, False), ), "sinh", 'sinh_out'),
+)
+
+
+def sinh(*args, **kwargs):
+    """Schema: ``sinh(Tensor self) -> Tensor``"""
+    return _resolve("sinh", _sinh_overloads, args, kwargs)
+
+_sinh__overloads = (
+    _Overload("sinh_", (('input', 'Tensor', _R, False), ), "sinh_", None),
+)
+
+
+def sinh_(*args, **kwargs):
+    """Schema: ``sinh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("sinh_", _sinh__overloads, args, kwargs)
+
+_cosh_overloads = (
+    _Overload("cosh", (('input', 'Tensor', _R, False), ), "cosh", 'cosh_out'),
+)
+
+
+def cosh(*args, **kwargs):
+    """Schema: ``cosh(Tensor self) -> Tensor``"""
+    return _resolve("cosh", _cosh_overloads, args, kwargs)
+
+_cosh__overloads = (
+    _Overload("cosh_", (('input', 'Tensor', _R, False), ), "cosh_", None),
+)
+
+
+def cosh_(*args, **kwargs):
+    """Schema: ``cosh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("cosh_", _cosh__overloads, args, kwargs)
+
+_asinh_overloads = (
+    _Overload("asinh", (('input', 'Tensor', _R, False), ), "asinh", 'asinh_out'),
+)
+
+
+def asinh(*args, **kwargs):
+    """Schema: ``asinh(Tensor self) -> Tensor``"""
+    return _resolve("asinh", _asinh_overloads, args, kwargs)
+
+_arcsinh_overloads = (
+    _Overload("arcsinh", (('input', 'Tensor', _R, False), ), "asinh", 'asinh_out'),
+)
+
+
+def arcsinh(*args, **kwargs):
+    """Alias of ``asinh``.
+
+    Schema: ``asinh(Tensor self) -> Tensor``"""
+    return _resolve("arcsinh", _arcsinh_overloads, args, kwargs)
+
+_asinh__overloads = (
+    _Overload("asinh_", (('input', 'Tensor', _R, False), ), "asinh_", None),
+)
+
+
+def asinh_(*args, **kwargs):
+    """Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("asinh_", _asinh__overloads, args, kwargs)
+
+_arcsinh__overloads = (
+    _Overload("arcsinh_", (('input', 'Tensor', _R, False), ), "asinh_", None),
+)
+
+
+def arcsinh_(*args, **kwargs):
+    """Alias of ``asinh_``.
+
+    Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("arcsinh_", _arcsinh__overloads, args, kwargs)
+
+_acosh_overloads = (
+    _Overload("acosh", (('input', 'Tensor', _R, False), ), "acosh", 'acosh_out'),
+)
+
+
+def acosh(*args, **kwargs):
+    """Schema: ``acosh(Tensor self) -> Tensor``"""
+    return _resolve("acosh", _acosh_overloads, args, kwargs)
+
+_arccosh_overloads = (
+    _Overload("arccosh", (('input', 'Tensor', _R, False), ), "acosh", 'acosh_out'),
+)
+
+
+def arccosh(*args, **kwargs):
+    """Alias of ``acosh``.
+
+    Schema: ``acosh(Tensor self) -> Tensor``"""
+    return _resolve("arccosh", _arccosh_overloads, args, kwargs)
+
+_acosh__overloads = (
+    _Overload("acosh_", (('input', 'Tensor', _R, False), ), "acosh_", None),
+)
+
+
+def acosh_(*args, **kwargs):
+    """Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("acosh_", _acosh__overloads, args, kwargs)
+
+_arccosh__overloads = (
+    _Overload("arccosh_", (('input', 'Tensor', _R, False), ), "acosh_", None),
+)
+
+
+def arccosh_(*args, **kwargs):
+    """Alias of ``acosh_``.
+
+    Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("arccosh_", _arccosh__overloads, args, kwargs)
+
+_atanh_overloads = (
+    _Overload("atanh", (('input', 'Tensor', _R, False), ), "atanh", 'atanh_out'),
+)
+
+
+def atanh(*args, **kwargs):
+    """Schema: ``atanh(Tensor self) -> Tensor``"""
+    return _resolve("atanh", _atanh_overloads, args, kwargs)
+
+_arctanh_overloads = (
+    _Overload("arctanh", (('input', 'Tensor', _R, False), ), "atanh", 'atanh_out'),
+)
+
+
+def arctanh(*args, **kwargs):
+    """Alias of ``atanh``.
+
+    Schema: ``atanh(Tensor self) -> Tensor``"""
+    return _resolve("arctanh", _arctanh_overloads, args, kwargs)
+
+_atanh__overloads = (
+    _Overload("atanh_", (('input', 'Tensor', _R, False), ), "atanh_", None),
+)
+
+
+def atanh_(*args, **kwargs):
+    """Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("atanh_", _atanh__overloads, args, kwargs)
+
+_arctanh__overloads = (
+    _Overload("arctanh_", (('input', 'Tensor', _R, False), ), "atanh_", None),
+)
+
+
+def arctanh_(*args, **kwargs):
+    """Alias of ``atanh_``.
+
+    Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("arctanh_", _arctanh__overloads, args, kwargs)
+
+_erfc_overloads = (
+    _Overload("erfc", (('input', 'Tensor', _R, False), ), "erfc", 'erfc_out'),
+)
+
+
+def erfc(*args, **kwargs):
+    """Schema: ``erfc(Tensor self) -> Tensor``"""
+    return _resolve("erfc", _erfc_overloads, args, kwargs)
+
+_special_erfc_overloads = (
+    _Overload("special_erfc", (('input', 'Tensor', _R, False), ), "erfc", 'erfc_out'),
+)
+
+
+def special_erfc(*args, **kwargs):
+    """Alias of ``erfc``.
+
+    Schema: ``erfc(Tensor self) -> Tensor``"""
+    return _resolve("special_erfc", _special_erfc_overloads, args, kwargs)
+
+_erfc__overloads = (
+    _Overload("erfc_", (('input', 'Tensor', _R, False), ), "erfc_", None),
+)
+
+
+def erfc_(*args, **kwargs):
+    """Schema: ``erfc_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("erfc_", _erfc__overloads, args, kwargs)
+
+_lgamma_overloads = (
+    _Overload("lgamma", (('input', 'Tensor', _R, False), ), "lgamma", 'lgamma_out'),
+)
+
+
+def lgamma(*args, **kwargs):
+    """Schema: ``lgamma(Tensor self) -> Tensor``"""
+    return _resolve("lgamma", _lgamma_overloads, args, kwargs)
+
+_special_gammaln_overloads = (
+    _Overload("special_gammaln", (('input', 'Tensor', _R, False), ), "lgamma", 'lgamma_out'),
+)
+
+
+def special_gammaln(*args, **kwargs):
+    """Alias of ``lgamma``.
+
+    Schema: ``lgamma(Tensor self) -> Tensor``"""
+    return _resolve("special_gammaln", _special_gammaln_overloads, args, kwargs)
+
+_lgamma__overloads = (
+    _Overload("lgamma_", (('input', 'Tensor', _R, False), ), "lgamma_", None),
+)
+
+
+def lgamma_(*args, **kwargs):
+    """Schema: ``lgamma_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("lgamma_", _lgamma__overloads, args, kwargs)
+
+_exp2_overloads = (
+    _Overload("exp2", (('input', 'Tensor', _R, False), ), "exp2", 'exp2_out'),
+)
+
+
+def exp2(*args, **kwargs):
+    """Schema: ``exp2(Tensor self) -> Tensor``"""
+    return _resolve("exp2", _exp2_overloads, args, kwargs)
+
+_special_exp2_overloads = (
+    _Overload("special_exp2", (('input', 'Tensor', _R, False), ), "exp2", 'exp2_out'),
+)
+
+
+def special_exp2(*args, **kwargs):
+    """Alias of ``exp2``.
+
+    Schema: ``exp2(Tensor self) -> Tensor``"""
+    return _resolve("special_exp2", _special_exp2_overloads, args, kwargs)
+
+_exp2__overloads = (
+    _Overload("exp2_", (('input', 'Tensor', _R, False), ), "exp2_", None),
+)
+
+
+def exp2_(*args, **kwargs):
+    """Schema: ``exp2_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("exp2_", _exp2__overloads, args, kwargs)
+
+_sinc_overloads = (
+    _Overload("sinc", (('input', 'Tensor', _R, False), ), "sinc", 'sinc_out'),
+)
+
+
+def sinc(*args, **kwargs):
+    """Schema: ``sinc(Tensor self) -> Tensor``"""
+    return _resolve("sinc", _sinc_overloads, args, kwargs)
+
+_special_sinc_overloads = (
+    _Overload("special_sinc", (('input', 'Tensor', _R, False), ), "sinc", 'sinc_out'),
+)
+
+
+def special_sinc(*args, **kwargs):
+    """Alias of ``sinc``.
+
+    Schema: ``sinc(Tensor self) -> Tensor``"""
+    return _resolve("special_sinc", _special_sinc_overloads, args, kwargs)
+
+_sinc__overloads = (
+    _Overload("sinc_", (('input', 'Tensor', _R, False), ), "sinc_", None),
+)
+
+
+def sinc_(*args, **kwargs):
+    """Schema: ``sinc_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("sinc_", _sinc__overloads, args, kwargs)
+
+_deg2rad_overloads = (
+    _Overload("deg2rad", (('input', 'Tensor', _R, False), ), "deg2rad", 'deg2rad_out'),
+)
+
+
+def deg2rad(*args, **kwargs):
+    """Schema: ``deg2rad(Tensor self) -> Tensor``"""
+    return _resolve("deg2rad", _deg2rad_overloads, args, kwargs)
+
+_deg2rad__overloads = (
+    _Overload("deg2rad_", (('input', 'Tensor', _R, False), ), "deg2rad_", None),
+)
+
+
+def deg2rad_(*args, **kwargs):
+    """Schema: ``deg2rad_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("deg2rad_", _deg2rad__overloads, args, kwargs)
+
+_rad2deg_overloads = (
+    _Overload("rad2deg", (('input', 'Tensor', _R, False), ), "rad2deg", 'rad2deg_out'),
+)
+
+
+def rad2deg(*args, **kwargs):
+    """Schema: ``rad2deg(Tensor self) -> Tensor``"""
+    return _resolve("rad2deg", _rad2deg_overloads, args, kwargs)
+
+_rad2deg__overloads = (
+    _Overload("rad2deg_", (('input', 'Tensor', _R, False), ), "rad2deg_", None),
+)
+
+
+def rad2deg_(*args, **kwargs):
+    """Schema: ``rad2deg_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("rad2deg_", _rad2deg__overloads, args, kwargs)
+
+_frac_overloads = (
+    _Overload("frac", (('input', 'Tensor', _R, False), ), "frac", 'frac_out'),
+)
+
+
+def frac(*args, **kwargs):
+    """Schema: ``frac(Tensor self) -> Tensor``"""
+    return _resolve("frac", _frac_overloads, args, kwargs)
+
+_frac__overloads = (
+    _Overload("frac_", (('input', 'Tensor', _R, False), ), "frac_", None),
+)
+
+
+def frac_(*args, **kwargs):
+    """Schema: ``frac_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("frac_", _frac__overloads, args, kwargs)
+
+_sgn_overloads = (
+    _Overload("sgn", (('input', 'Tensor', _R, False), ), "sgn", 'sgn_out'),
+)
+
+
+def sgn(*args, **kwargs):
+    """Schema: ``sgn(Tensor self) -> Tensor``"""
+    return _resolve("sgn", _sgn_overloads, args, kwargs)
+
+_sgn__overloads = (
+    _Overload("sgn_", (('input', 'Tensor', _R, False), ), "sgn_", None),
+)
+
+
+def sgn_(*args, **kwargs):
+    """Schema: ``sgn_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("sgn_", _sgn__overloads, args, kwargs)
+
+_digamma_overloads = (
+    _Overload("digamma", (('input', 'Tensor', _R, False), ), "digamma", 'digamma_out'),
+)
+
+
+def digamma(*args, **kwargs):
+    """Schema: ``digamma(Tensor self) -> Tensor``"""
+    return _resolve("digamma", _digamma_overloads, args, kwargs)
+
+_special_digamma_overloads = (
+    _Overload("special_digamma", (('input', 'Tensor', _R, False), ), "digamma", 'digamma_out'),
+)
+
+
+def special_digamma(*args, **kwargs):
+    """Alias of ``digamma``.
+
+    Schema: ``digamma(Tensor self) -> Tensor``"""
+    return _resolve("special_digamma", _special_digamma_overloads, args, kwargs)
+
+_special_psi_overloads = (
+    _Overload("special_psi", (('input', 'Tensor', _R, False), ), "digamma", 'digamma_out'),
+)
+
+
+def special_psi(*args, **kwargs):
+    """Alias of ``digamma``.
+
+    Schema: ``digamma(Tensor self) -> Tensor``"""
+    return _resolve("special_psi", _special_psi_overloads, args, kwargs)
+
+_polygamma_overloads = (
+    _Overload("polygamma", (('n', 'int', _R, False), ('input', 'Tensor', _R, False), ), "polygamma", 'polygamma_out'),
+)
+
+
+def polygamma(*args, **kwargs):
+    """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
+    return _resolve("polygamma", _polygamma_overloads, args, kwargs)
+
+_special_polygamma_overloads = (
+    _Overload("special_polygamma", (('n', 'int', _R, False), ('input', 'Tensor', _R, False), ), "polygamma", 'polygamma_out'),
+)
+
+
+def special_polygamma(*args, **kwargs):
+    """Alias of ``polygamma``.
+
+    Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
+    return _resolve("special_polygamma", _special_polygamma_overloads, args, kwargs)
+
+_signbit_overloads = (
+    _Overload("signbit", (('input', 'Tensor', _R, False), ), "signbit", 'signbit_out'),
+)
+
+
+def signbit(*args, **kwargs):
+    """Schema: ``signbit(Tensor self) -> Tensor``"""
+    return _resolve("signbit", _signbit_overloads, args, kwargs)
+
+_hypot_overloads = (
+    _Overload("hypot", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "hypot", 'hypot_out'),
+)
+
+
+def hypot(*args, **kwargs):
+    """Schema: ``hypot(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("hypot", _hypot_overloads, args, kwargs)
+
+_logaddexp_overloads = (
+    _Overload("logaddexp", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "logaddexp", 'logaddexp_out'),
+)
+
+
+def logaddexp(*args, **kwargs):
+    """Schema: ``logaddexp(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("logaddexp", _logaddexp_overloads, args, kwargs)
+
+_logaddexp2_overloads = (
+    _Overload("logaddexp2", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "logaddexp2", 'logaddexp2_out'),
+)
+
+
+def logaddexp2(*args, **kwargs):
+    """Schema: ``logaddexp2(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("logaddexp2", _logaddexp2_overloads, args, kwargs)
+
+_xlogy_overloads = (
+    _Overload("xlogy", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "xlogy_Tensor", 'xlogy_OutTensor'),
+    _Overload("xlogy", (('input', 'Scalar', _R, False), ('other', 'Tensor', _R, False), ), "xlogy_Scalar_Self", None),
+    _Overload("xlogy", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "xlogy_Scalar_Other", None),
+)
+
+
+def xlogy(*args, **kwargs):
+    """Schema: ``xlogy.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("xlogy", _xlogy_overloads, args, kwargs)
+
+_special_xlogy_overloads = (
+    _Overload("special_xlogy", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "xlogy_Tensor", 'xlogy_OutTensor'),
+    _Overload("special_xlogy", (('input', 'Scalar', _R, False), ('other', 'Tensor', _R, False), ), "xlogy_Scalar_Self", None),
+    _Overload("special_xlogy", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "xlogy_Scalar_Other", None),
+)
+
+
+def special_xlogy(*args, **kwargs):
+    """Alias of ``xlogy``.
+
+    Schema: ``xlogy.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("special_xlogy", _special_xlogy_overloads, args, kwargs)
+
+_xlogy__overloads = (
+    _Overload("xlogy_", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "xlogy__Tensor", None),
+    _Overload("xlogy_", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "xlogy__Scalar_Other", None),
+)
+
+
+def xlogy_(*args, **kwargs):
+    """Schema: ``xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    return _resolve("xlogy_", _xlogy__overloads, args, kwargs)
+
+_copysign_overloads = (
+    _Overload("copysign", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "copysign_Tensor", 'copysign_out'),
+    _Overload("copysign", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "copysign_Scalar", None),
+)
+
+
+def copysign(*args, **kwargs):
+    """Schema: ``copysign.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("copysign", _copysign_overloads, args, kwargs)
+
 _sigmoid_overloads = (
     _Overload("sigmoid", (('input', 'Tensor', _R, False), ), "sigmoid", 'sigmoid_out'),
 )
@@ -322,6 +1151,17 @@ _sigmoid_overloads = (
 def sigmoid(*args, **kwargs):
     """Schema: ``sigmoid(Tensor self) -> Tensor``"""
     return _resolve("sigmoid", _sigmoid_overloads, args, kwargs)
+
+_special_expit_overloads = (
+    _Overload("special_expit", (('input', 'Tensor', _R, False), ), "sigmoid", 'sigmoid_out'),
+)
+
+
+def special_expit(*args, **kwargs):
+    """Alias of ``sigmoid``.
+
+    Schema: ``sigmoid(Tensor self) -> Tensor``"""
+    return _resolve("special_expit", _special_expit_overloads, args, kwargs)
 
 _sigmoid__overloads = (
     _Overload("sigmoid_", (('input', 'Tensor', _R, False), ), "sigmoid_", None),
@@ -376,6 +1216,17 @@ _erf_overloads = (
 def erf(*args, **kwargs):
     """Schema: ``erf(Tensor self) -> Tensor``"""
     return _resolve("erf", _erf_overloads, args, kwargs)
+
+_special_erf_overloads = (
+    _Overload("special_erf", (('input', 'Tensor', _R, False), ), "erf", 'erf_out'),
+)
+
+
+def special_erf(*args, **kwargs):
+    """Alias of ``erf``.
+
+    Schema: ``erf(Tensor self) -> Tensor``"""
+    return _resolve("special_erf", _special_erf_overloads, args, kwargs)
 
 _erf__overloads = (
     _Overload("erf_", (('input', 'Tensor', _R, False), ), "erf_", None),
@@ -432,6 +1283,18 @@ def round(*args, **kwargs):
     """Schema: ``round(Tensor self) -> Tensor``"""
     return _resolve("round", _round_overloads, args, kwargs)
 
+_special_round_overloads = (
+    _Overload("special_round", (('input', 'Tensor', _R, False), ), "round", 'round_out'),
+    _Overload("special_round", (('input', 'Tensor', _R, False), ('decimals', 'int', _R, True), ), "round_decimals", None),
+)
+
+
+def special_round(*args, **kwargs):
+    """Alias of ``round``.
+
+    Schema: ``round(Tensor self) -> Tensor``"""
+    return _resolve("special_round", _special_round_overloads, args, kwargs)
+
 _round__overloads = (
     _Overload("round_", (('input', 'Tensor', _R, False), ), "round_", None),
 )
@@ -450,6 +1313,17 @@ def trunc(*args, **kwargs):
     """Schema: ``trunc(Tensor self) -> Tensor``"""
     return _resolve("trunc", _trunc_overloads, args, kwargs)
 
+_fix_overloads = (
+    _Overload("fix", (('input', 'Tensor', _R, False), ), "trunc", 'trunc_out'),
+)
+
+
+def fix(*args, **kwargs):
+    """Alias of ``trunc``.
+
+    Schema: ``trunc(Tensor self) -> Tensor``"""
+    return _resolve("fix", _fix_overloads, args, kwargs)
+
 _trunc__overloads = (
     _Overload("trunc_", (('input', 'Tensor', _R, False), ), "trunc_", None),
 )
@@ -458,6 +1332,17 @@ _trunc__overloads = (
 def trunc_(*args, **kwargs):
     """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
     return _resolve("trunc_", _trunc__overloads, args, kwargs)
+
+_fix__overloads = (
+    _Overload("fix_", (('input', 'Tensor', _R, False), ), "trunc_", None),
+)
+
+
+def fix_(*args, **kwargs):
+    """Alias of ``trunc_``.
+
+    Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("fix_", _fix__overloads, args, kwargs)
 
 _isnan_overloads = (
     _Overload("isnan", (('input', 'Tensor', _R, False), ), "isnan", None),
@@ -560,6 +1445,18 @@ def sub(*args, **kwargs):
     """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
     return _resolve("sub", _sub_overloads, args, kwargs)
 
+_subtract_overloads = (
+    _Overload("subtract", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "sub_Tensor", 'sub_out'),
+    _Overload("subtract", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ('alpha', 'Scalar', 1, False), ), "sub_Scalar", None),
+)
+
+
+def subtract(*args, **kwargs):
+    """Alias of ``sub``.
+
+    Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+    return _resolve("subtract", _subtract_overloads, args, kwargs)
+
 _mul_overloads = (
     _Overload("mul", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "mul_Tensor", 'mul_out'),
     _Overload("mul", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "mul_Scalar", None),
@@ -569,6 +1466,18 @@ _mul_overloads = (
 def mul(*args, **kwargs):
     """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("mul", _mul_overloads, args, kwargs)
+
+_multiply_overloads = (
+    _Overload("multiply", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "mul_Tensor", 'mul_out'),
+    _Overload("multiply", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "mul_Scalar", None),
+)
+
+
+def multiply(*args, **kwargs):
+    """Alias of ``mul``.
+
+    Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("multiply", _multiply_overloads, args, kwargs)
 
 _div_overloads = (
     _Overload("div", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "div_Tensor", 'div_out'),
@@ -581,6 +1490,34 @@ _div_overloads = (
 def div(*args, **kwargs):
     """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("div", _div_overloads, args, kwargs)
+
+_divide_overloads = (
+    _Overload("divide", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "div_Tensor", 'div_out'),
+    _Overload("divide", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Tensor_mode", None),
+    _Overload("divide", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "div_Scalar", None),
+    _Overload("divide", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Scalar_mode", None),
+)
+
+
+def divide(*args, **kwargs):
+    """Alias of ``div``.
+
+    Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("divide", _divide_overloads, args, kwargs)
+
+_true_divide_overloads = (
+    _Overload("true_divide", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "div_Tensor", 'div_out'),
+    _Overload("true_divide", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Tensor_mode", None),
+    _Overload("true_divide", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "div_Scalar", None),
+    _Overload("true_divide", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Scalar_mode", None),
+)
+
+
+def true_divide(*args, **kwargs):
+    """Alias of ``div``.
+
+    Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("true_divide", _true_divide_overloads, args, kwargs)
 
 _remainder_overloads = (
     _Overload("remainder", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "remainder_Tensor", None),
@@ -649,6 +1586,17 @@ _atan2_overloads = (
 def atan2(*args, **kwargs):
     """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("atan2", _atan2_overloads, args, kwargs)
+
+_arctan2_overloads = (
+    _Overload("arctan2", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "atan2", None),
+)
+
+
+def arctan2(*args, **kwargs):
+    """Alias of ``atan2``.
+
+    Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("arctan2", _arctan2_overloads, args, kwargs)
 
 _clamp_min_overloads = (
     _Overload("clamp_min", (('input', 'Tensor', _R, False), ('min', 'Tensor', _R, False), ), "clamp_min_Tensor", None),
@@ -745,6 +1693,18 @@ def ne(*args, **kwargs):
     """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("ne", _ne_overloads, args, kwargs)
 
+_not_equal_overloads = (
+    _Overload("not_equal", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "ne_Tensor", None),
+    _Overload("not_equal", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "ne_Scalar", None),
+)
+
+
+def not_equal(*args, **kwargs):
+    """Alias of ``ne``.
+
+    Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("not_equal", _not_equal_overloads, args, kwargs)
+
 _lt_overloads = (
     _Overload("lt", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "lt_Tensor", None),
     _Overload("lt", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "lt_Scalar", None),
@@ -754,6 +1714,18 @@ _lt_overloads = (
 def lt(*args, **kwargs):
     """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("lt", _lt_overloads, args, kwargs)
+
+_less_overloads = (
+    _Overload("less", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "lt_Tensor", None),
+    _Overload("less", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "lt_Scalar", None),
+)
+
+
+def less(*args, **kwargs):
+    """Alias of ``lt``.
+
+    Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("less", _less_overloads, args, kwargs)
 
 _le_overloads = (
     _Overload("le", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "le_Tensor", None),
@@ -765,6 +1737,18 @@ def le(*args, **kwargs):
     """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("le", _le_overloads, args, kwargs)
 
+_less_equal_overloads = (
+    _Overload("less_equal", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "le_Tensor", None),
+    _Overload("less_equal", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "le_Scalar", None),
+)
+
+
+def less_equal(*args, **kwargs):
+    """Alias of ``le``.
+
+    Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("less_equal", _less_equal_overloads, args, kwargs)
+
 _gt_overloads = (
     _Overload("gt", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "gt_Tensor", None),
     _Overload("gt", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "gt_Scalar", None),
@@ -775,6 +1759,18 @@ def gt(*args, **kwargs):
     """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("gt", _gt_overloads, args, kwargs)
 
+_greater_overloads = (
+    _Overload("greater", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "gt_Tensor", None),
+    _Overload("greater", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "gt_Scalar", None),
+)
+
+
+def greater(*args, **kwargs):
+    """Alias of ``gt``.
+
+    Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("greater", _greater_overloads, args, kwargs)
+
 _ge_overloads = (
     _Overload("ge", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "ge_Tensor", None),
     _Overload("ge", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "ge_Scalar", None),
@@ -784,6 +1780,18 @@ _ge_overloads = (
 def ge(*args, **kwargs):
     """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("ge", _ge_overloads, args, kwargs)
+
+_greater_equal_overloads = (
+    _Overload("greater_equal", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "ge_Tensor", None),
+    _Overload("greater_equal", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "ge_Scalar", None),
+)
+
+
+def greater_equal(*args, **kwargs):
+    """Alias of ``ge``.
+
+    Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("greater_equal", _greater_equal_overloads, args, kwargs)
 
 _logical_and_overloads = (
     _Overload("logical_and", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "logical_and", None),
@@ -814,6 +1822,7 @@ def logical_xor(*args, **kwargs):
 
 _where_overloads = (
     _Overload("where", (('condition', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "where_self", None),
+    _Overload("where", (('condition', 'Tensor', _R, False), ), "where", None),
     _Overload("where", (('condition', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "where_ScalarOther", None),
     _Overload("where", (('condition', 'Tensor', _R, False), ('input', 'Scalar', _R, False), ('other', 'Tensor', _R, False), ), "where_ScalarSelf", None),
 )
@@ -824,13 +1833,48 @@ def where(*args, **kwargs):
     return _resolve("where", _where_overloads, args, kwargs)
 
 _clamp_overloads = (
+    _Overload("clamp", (('input', 'Tensor', _R, False), ('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp_Tensor", None),
     _Overload("clamp", (('input', 'Tensor', _R, False), ('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp", None),
 )
 
 
 def clamp(*args, **kwargs):
-    """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
+    """Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
     return _resolve("clamp", _clamp_overloads, args, kwargs)
+
+_clip_overloads = (
+    _Overload("clip", (('input', 'Tensor', _R, False), ('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp_Tensor", None),
+    _Overload("clip", (('input', 'Tensor', _R, False), ('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp", None),
+)
+
+
+def clip(*args, **kwargs):
+    """Alias of ``clamp``.
+
+    Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
+    return _resolve("clip", _clip_overloads, args, kwargs)
+
+_clamp__overloads = (
+    _Overload("clamp_", (('input', 'Tensor', _R, False), ('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp__Tensor", None),
+    _Overload("clamp_", (('input', 'Tensor', _R, False), ('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp_", None),
+)
+
+
+def clamp_(*args, **kwargs):
+    """Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+    return _resolve("clamp_", _clamp__overloads, args, kwargs)
+
+_clip__overloads = (
+    _Overload("clip_", (('input', 'Tensor', _R, False), ('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp__Tensor", None),
+    _Overload("clip_", (('input', 'Tensor', _R, False), ('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp_", None),
+)
+
+
+def clip_(*args, **kwargs):
+    """Alias of ``clamp_``.
+
+    Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+    return _resolve("clip_", _clip__overloads, args, kwargs)
 
 _as_strided_overloads = (
     _Overload("as_strided", (('input', 'Tensor', _R, False), ('size', 'SymInt[]', _R, False), ('stride', 'SymInt[]', _R, False), ('storage_offset', 'SymInt?', None, False), ), "as_strided", None),
@@ -849,6 +1893,28 @@ _transpose_overloads = (
 def transpose(*args, **kwargs):
     """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
     return _resolve("transpose", _transpose_overloads, args, kwargs)
+
+_swapaxes_overloads = (
+    _Overload("swapaxes", (('input', 'Tensor', _R, False), ('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_int", None),
+)
+
+
+def swapaxes(*args, **kwargs):
+    """Alias of ``transpose``.
+
+    Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+    return _resolve("swapaxes", _swapaxes_overloads, args, kwargs)
+
+_swapdims_overloads = (
+    _Overload("swapdims", (('input', 'Tensor', _R, False), ('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_int", None),
+)
+
+
+def swapdims(*args, **kwargs):
+    """Alias of ``transpose``.
+
+    Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+    return _resolve("swapdims", _swapdims_overloads, args, kwargs)
 
 _t_overloads = (
     _Overload("t", (('input', 'Tensor', _R, False), ), "t", None),
@@ -1017,6 +2083,491 @@ def movedim(*args, **kwargs):
     """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
     return _resolve("movedim", _movedim_overloads, args, kwargs)
 
+_moveaxis_overloads = (
+    _Overload("moveaxis", (('input', 'Tensor', _R, False), ('source', 'int', _R, False), ('destination', 'int', _R, False), ), "movedim_int", None),
+    _Overload("moveaxis", (('input', 'Tensor', _R, False), ('source', 'int[]', _R, False), ('destination', 'int[]', _R, False), ), "movedim_intlist", None),
+)
+
+
+def moveaxis(*args, **kwargs):
+    """Alias of ``movedim``.
+
+    Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
+    return _resolve("moveaxis", _moveaxis_overloads, args, kwargs)
+
+_diagonal_overloads = (
+    _Overload("diagonal", (('input', 'Tensor', _R, False), ('offset', 'int', 0, False), ('dim1', 'int', 0, False), ('dim2', 'int', 1, False), ), "diagonal", None),
+)
+
+
+def diagonal(*args, **kwargs):
+    """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
+    return _resolve("diagonal", _diagonal_overloads, args, kwargs)
+
+_diag_embed_overloads = (
+    _Overload("diag_embed", (('input', 'Tensor', _R, False), ('offset', 'int', 0, False), ('dim1', 'int', -2, False), ('dim2', 'int', -1, False), ), "diag_embed", None),
+)
+
+
+def diag_embed(*args, **kwargs):
+    """Schema: ``diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor``"""
+    return _resolve("diag_embed", _diag_embed_overloads, args, kwargs)
+
+_diag_overloads = (
+    _Overload("diag", (('input', 'Tensor', _R, False), ('diagonal', 'int', 0, False), ), "diag", None),
+)
+
+
+def diag(*args, **kwargs):
+    """Schema: ``diag(Tensor self, int diagonal=0) -> Tensor``"""
+    return _resolve("diag", _diag_overloads, args, kwargs)
+
+_trace_overloads = (
+    _Overload("trace", (('input', 'Tensor', _R, False), ), "trace", None),
+)
+
+
+def trace(*args, **kwargs):
+    """Schema: ``trace(Tensor self) -> Tensor``"""
+    return _resolve("trace", _trace_overloads, args, kwargs)
+
+_tile_overloads = (
+    _Overload("tile", (('input', 'Tensor', _R, False), ('dims', 'SymInt[]', _R, False), ), "tile", None),
+)
+
+
+def tile(*args, **kwargs):
+    """Schema: ``tile(Tensor self, SymInt[] dims) -> Tensor``"""
+    return _resolve("tile", _tile_overloads, args, kwargs)
+
+_repeat_interleave_overloads = (
+    _Overload("repeat_interleave", (('repeats', 'Tensor', _R, False), ('output_size', 'SymInt?', None, True), ), "repeat_interleave_Tensor", None),
+    _Overload("repeat_interleave", (('input', 'Tensor', _R, False), ('repeats', 'Tensor', _R, False), ('dim', 'int?', None, False), ('output_size', 'SymInt?', None, True), ), "repeat_interleave_self_Tensor", None),
+    _Overload("repeat_interleave", (('input', 'Tensor', _R, False), ('repeats', 'SymInt', _R, False), ('dim', 'int?', None, False), ('output_size', 'SymInt?', None, True), ), "repeat_interleave_self_int", None),
+)
+
+
+def repeat_interleave(*args, **kwargs):
+    """Schema: ``repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor``"""
+    return _resolve("repeat_interleave", _repeat_interleave_overloads, args, kwargs)
+
+_rot90_overloads = (
+    _Overload("rot90", (('input', 'Tensor', _R, False), ('k', 'int', 1, False), ('dims', 'int[]', (0,1), False), ), "rot90", None),
+)
+
+
+def rot90(*args, **kwargs):
+    """Schema: ``rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor``"""
+    return _resolve("rot90", _rot90_overloads, args, kwargs)
+
+_fliplr_overloads = (
+    _Overload("fliplr", (('input', 'Tensor', _R, False), ), "fliplr", None),
+)
+
+
+def fliplr(*args, **kwargs):
+    """Schema: ``fliplr(Tensor self) -> Tensor``"""
+    return _resolve("fliplr", _fliplr_overloads, args, kwargs)
+
+_flipud_overloads = (
+    _Overload("flipud", (('input', 'Tensor', _R, False), ), "flipud", None),
+)
+
+
+def flipud(*args, **kwargs):
+    """Schema: ``flipud(Tensor self) -> Tensor``"""
+    return _resolve("flipud", _flipud_overloads, args, kwargs)
+
+_ravel_overloads = (
+    _Overload("ravel", (('input', 'Tensor', _R, False), ), "ravel", None),
+)
+
+
+def ravel(*args, **kwargs):
+    """Schema: ``ravel(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("ravel", _ravel_overloads, args, kwargs)
+
+_take_overloads = (
+    _Overload("take", (('input', 'Tensor', _R, False), ('index', 'Tensor', _R, False), ), "take", None),
+)
+
+
+def take(*args, **kwargs):
+    """Schema: ``take(Tensor self, Tensor index) -> Tensor``"""
+    return _resolve("take", _take_overloads, args, kwargs)
+
+_take_along_dim_overloads = (
+    _Overload("take_along_dim", (('input', 'Tensor', _R, False), ('indices', 'Tensor', _R, False), ('dim', 'int?', None, False), ), "take_along_dim", None),
+)
+
+
+def take_along_dim(*args, **kwargs):
+    """Schema: ``take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor``"""
+    return _resolve("take_along_dim", _take_along_dim_overloads, args, kwargs)
+
+_atleast_1d_overloads = (
+    _Overload("atleast_1d", (('input', 'Tensor', _R, False), ), "atleast_1d", None),
+    _Overload("atleast_1d", (('tensors', 'Tensor[]', _R, False), ), "atleast_1d_Sequence", None),
+)
+
+
+def atleast_1d(*args, **kwargs):
+    """Schema: ``atleast_1d(Tensor self) -> Tensor``"""
+    return _resolve("atleast_1d", _atleast_1d_overloads, args, kwargs)
+
+_atleast_2d_overloads = (
+    _Overload("atleast_2d", (('input', 'Tensor', _R, False), ), "atleast_2d", None),
+    _Overload("atleast_2d", (('tensors', 'Tensor[]', _R, False), ), "atleast_2d_Sequence", None),
+)
+
+
+def atleast_2d(*args, **kwargs):
+    """Schema: ``atleast_2d(Tensor self) -> Tensor``"""
+    return _resolve("atleast_2d", _atleast_2d_overloads, args, kwargs)
+
+_atleast_3d_overloads = (
+    _Overload("atleast_3d", (('input', 'Tensor', _R, False), ), "atleast_3d", None),
+    _Overload("atleast_3d", (('tensors', 'Tensor[]', _R, False), ), "atleast_3d_Sequence", None),
+)
+
+
+def atleast_3d(*args, **kwargs):
+    """Schema: ``atleast_3d(Tensor self) -> Tensor``"""
+    return _resolve("atleast_3d", _atleast_3d_overloads, args, kwargs)
+
+_hstack_overloads = (
+    _Overload("hstack", (('tensors', 'Tensor[]', _R, False), ), "hstack", None),
+)
+
+
+def hstack(*args, **kwargs):
+    """Schema: ``hstack(Tensor[] tensors) -> Tensor``"""
+    return _resolve("hstack", _hstack_overloads, args, kwargs)
+
+_vstack_overloads = (
+    _Overload("vstack", (('tensors', 'Tensor[]', _R, False), ), "vstack", None),
+)
+
+
+def vstack(*args, **kwargs):
+    """Schema: ``vstack(Tensor[] tensors) -> Tensor``"""
+    return _resolve("vstack", _vstack_overloads, args, kwargs)
+
+_row_stack_overloads = (
+    _Overload("row_stack", (('tensors', 'Tensor[]', _R, False), ), "vstack", None),
+)
+
+
+def row_stack(*args, **kwargs):
+    """Alias of ``vstack``.
+
+    Schema: ``vstack(Tensor[] tensors) -> Tensor``"""
+    return _resolve("row_stack", _row_stack_overloads, args, kwargs)
+
+_dstack_overloads = (
+    _Overload("dstack", (('tensors', 'Tensor[]', _R, False), ), "dstack", None),
+)
+
+
+def dstack(*args, **kwargs):
+    """Schema: ``dstack(Tensor[] tensors) -> Tensor``"""
+    return _resolve("dstack", _dstack_overloads, args, kwargs)
+
+_column_stack_overloads = (
+    _Overload("column_stack", (('tensors', 'Tensor[]', _R, False), ), "column_stack", None),
+)
+
+
+def column_stack(*args, **kwargs):
+    """Schema: ``column_stack(Tensor[] tensors) -> Tensor``"""
+    return _resolve("column_stack", _column_stack_overloads, args, kwargs)
+
+_tensor_split_overloads = (
+    _Overload("tensor_split", (('input', 'Tensor', _R, False), ('sections', 'SymInt', _R, False), ('dim', 'int', 0, False), ), "tensor_split_sections", None),
+    _Overload("tensor_split", (('input', 'Tensor', _R, False), ('indices', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "tensor_split_indices", None),
+    _Overload("tensor_split", (('input', 'Tensor', _R, False), ('tensor_indices_or_sections', 'Tensor', _R, False), ('dim', 'int', 0, False), ), "tensor_split_tensor_indices_or_sections", None),
+)
+
+
+def tensor_split(*args, **kwargs):
+    """Schema: ``tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]``"""
+    return _resolve("tensor_split", _tensor_split_overloads, args, kwargs)
+
+_hsplit_overloads = (
+    _Overload("hsplit", (('input', 'Tensor', _R, False), ('sections', 'int', _R, False), ), "hsplit_int", None),
+    _Overload("hsplit", (('input', 'Tensor', _R, False), ('indices', 'int[]', _R, False), ), "hsplit_array", None),
+)
+
+
+def hsplit(*args, **kwargs):
+    """Schema: ``hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+    return _resolve("hsplit", _hsplit_overloads, args, kwargs)
+
+_vsplit_overloads = (
+    _Overload("vsplit", (('input', 'Tensor', _R, False), ('sections', 'int', _R, False), ), "vsplit_int", None),
+    _Overload("vsplit", (('input', 'Tensor', _R, False), ('indices', 'int[]', _R, False), ), "vsplit_array", None),
+)
+
+
+def vsplit(*args, **kwargs):
+    """Schema: ``vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+    return _resolve("vsplit", _vsplit_overloads, args, kwargs)
+
+_dsplit_overloads = (
+    _Overload("dsplit", (('input', 'Tensor', _R, False), ('sections', 'int', _R, False), ), "dsplit_int", None),
+    _Overload("dsplit", (('input', 'Tensor', _R, False), ('indices', 'int[]', _R, False), ), "dsplit_array", None),
+)
+
+
+def dsplit(*args, **kwargs):
+    """Schema: ``dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+    return _resolve("dsplit", _dsplit_overloads, args, kwargs)
+
+_meshgrid_overloads = (
+    _Overload("meshgrid", (('tensors', 'Tensor[]', _R, False), ), "meshgrid", None),
+    _Overload("meshgrid", (('tensors', 'Tensor[]', _R, False), ('indexing', 'str', _R, True), ), "meshgrid_indexing", None),
+)
+
+
+def meshgrid(*args, **kwargs):
+    """Schema: ``meshgrid(Tensor[] tensors) -> Tensor[]``"""
+    return _resolve("meshgrid", _meshgrid_overloads, args, kwargs)
+
+_broadcast_to_overloads = (
+    _Overload("broadcast_to", (('input', 'Tensor', _R, False), ('size', 'SymInt[]', _R, False), ), "broadcast_to", None),
+)
+
+
+def broadcast_to(*args, **kwargs):
+    """Schema: ``broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
+    return _resolve("broadcast_to", _broadcast_to_overloads, args, kwargs)
+
+_broadcast_tensors_overloads = (
+    _Overload("broadcast_tensors", (('tensors', 'Tensor[]', _R, False), ), "broadcast_tensors", None),
+)
+
+
+def broadcast_tensors(*args, **kwargs):
+    """Schema: ``broadcast_tensors(Tensor[] tensors) -> Tensor[]``"""
+    return _resolve("broadcast_tensors", _broadcast_tensors_overloads, args, kwargs)
+
+_block_diag_overloads = (
+    _Overload("block_diag", (('tensors', 'Tensor[]', _R, False), ), "block_diag", None),
+)
+
+
+def block_diag(*args, **kwargs):
+    """Schema: ``block_diag(Tensor[] tensors) -> Tensor``"""
+    return _resolve("block_diag", _block_diag_overloads, args, kwargs)
+
+_cartesian_prod_overloads = (
+    _Overload("cartesian_prod", (('tensors', 'Tensor[]', _R, False), ), "cartesian_prod", None),
+)
+
+
+def cartesian_prod(*args, **kwargs):
+    """Schema: ``cartesian_prod(Tensor[] tensors) -> Tensor``"""
+    return _resolve("cartesian_prod", _cartesian_prod_overloads, args, kwargs)
+
+_combinations_overloads = (
+    _Overload("combinations", (('input', 'Tensor', _R, False), ('r', 'int', 2, False), ('with_replacement', 'bool', False, False), ), "combinations", None),
+)
+
+
+def combinations(*args, **kwargs):
+    """Schema: ``combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor``"""
+    return _resolve("combinations", _combinations_overloads, args, kwargs)
+
+_index_fill_overloads = (
+    _Overload("index_fill", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('value', 'Tensor', _R, False), ), "index_fill_int_Tensor", None),
+    _Overload("index_fill", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('value', 'Scalar', _R, False), ), "index_fill_int_Scalar", None),
+)
+
+
+def index_fill(*args, **kwargs):
+    """Schema: ``index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor``"""
+    return _resolve("index_fill", _index_fill_overloads, args, kwargs)
+
+_index_copy_overloads = (
+    _Overload("index_copy", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ), "index_copy", None),
+)
+
+
+def index_copy(*args, **kwargs):
+    """Schema: ``index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor``"""
+    return _resolve("index_copy", _index_copy_overloads, args, kwargs)
+
+_masked_scatter_overloads = (
+    _Overload("masked_scatter", (('input', 'Tensor', _R, False), ('mask', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ), "masked_scatter", None),
+)
+
+
+def masked_scatter(*args, **kwargs):
+    """Schema: ``masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor``"""
+    return _resolve("masked_scatter", _masked_scatter_overloads, args, kwargs)
+
+_select_scatter_overloads = (
+    _Overload("select_scatter", (('input', 'Tensor', _R, False), ('src', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'SymInt', _R, False), ), "select_scatter", None),
+)
+
+
+def select_scatter(*args, **kwargs):
+    """Schema: ``select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor``"""
+    return _resolve("select_scatter", _select_scatter_overloads, args, kwargs)
+
+_slice_scatter_overloads = (
+    _Overload("slice_scatter", (('input', 'Tensor', _R, False), ('src', 'Tensor', _R, False), ('dim', 'int', 0, False), ('start', 'SymInt?', None, False), ('end', 'SymInt?', None, False), ('step', 'SymInt', 1, False), ), "slice_scatter", None),
+)
+
+
+def slice_scatter(*args, **kwargs):
+    """Schema: ``slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor``"""
+    return _resolve("slice_scatter", _slice_scatter_overloads, args, kwargs)
+
+_diagonal_scatter_overloads = (
+    _Overload("diagonal_scatter", (('input', 'Tensor', _R, False), ('src', 'Tensor', _R, False), ('offset', 'int', 0, False), ('dim1', 'int', 0, False), ('dim2', 'int', 1, False), ), "diagonal_scatter", None),
+)
+
+
+def diagonal_scatter(*args, **kwargs):
+    """Schema: ``diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor``"""
+    return _resolve("diagonal_scatter", _diagonal_scatter_overloads, args, kwargs)
+
+_scatter_reduce_overloads = (
+    _Overload("scatter_reduce", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('src', 'Tensor', _R, False), ('reduce', 'str', _R, False), ('include_self', 'bool', True, True), ), "scatter_reduce_two", None),
+)
+
+
+def scatter_reduce(*args, **kwargs):
+    """Schema: ``scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor``"""
+    return _resolve("scatter_reduce", _scatter_reduce_overloads, args, kwargs)
+
+_put_overloads = (
+    _Overload("put", (('input', 'Tensor', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('accumulate', 'bool', False, False), ), "put", None),
+)
+
+
+def put(*args, **kwargs):
+    """Schema: ``put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor``"""
+    return _resolve("put", _put_overloads, args, kwargs)
+
+_einsum_overloads = (
+    _Overload("einsum", (('equation', 'str', _R, False), ('tensors', 'Tensor[]', _R, False), ('path', 'int[]?', None, True), ), "einsum", None),
+)
+
+
+def einsum(*args, **kwargs):
+    """Schema: ``einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor``"""
+    return _resolve("einsum", _einsum_overloads, args, kwargs)
+
+_tensordot_overloads = (
+    _Overload("tensordot", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('dims_self', 'int[]', _R, False), ('dims_other', 'int[]', _R, False), ), "tensordot", None),
+)
+
+
+def tensordot(*args, **kwargs):
+    """Schema: ``tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor``"""
+    return _resolve("tensordot", _tensordot_overloads, args, kwargs)
+
+_inner_overloads = (
+    _Overload("inner", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "inner", None),
+)
+
+
+def inner(*args, **kwargs):
+    """Schema: ``inner(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("inner", _inner_overloads, args, kwargs)
+
+_vdot_overloads = (
+    _Overload("vdot", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "vdot", None),
+)
+
+
+def vdot(*args, **kwargs):
+    """Schema: ``vdot(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("vdot", _vdot_overloads, args, kwargs)
+
+_kron_overloads = (
+    _Overload("kron", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "kron", None),
+)
+
+
+def kron(*args, **kwargs):
+    """Schema: ``kron(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("kron", _kron_overloads, args, kwargs)
+
+_addmv_overloads = (
+    _Overload("addmv", (('input', 'Tensor', _R, False), ('mat', 'Tensor', _R, False), ('vec', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addmv", None),
+)
+
+
+def addmv(*args, **kwargs):
+    """Schema: ``addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    return _resolve("addmv", _addmv_overloads, args, kwargs)
+
+_addmv__overloads = (
+    _Overload("addmv_", (('input', 'Tensor', _R, False), ('mat', 'Tensor', _R, False), ('vec', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addmv_", None),
+)
+
+
+def addmv_(*args, **kwargs):
+    """Schema: ``addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+    return _resolve("addmv_", _addmv__overloads, args, kwargs)
+
+_addr_overloads = (
+    _Overload("addr", (('input', 'Tensor', _R, False), ('vec1', 'Tensor', _R, False), ('vec2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addr", None),
+)
+
+
+def addr(*args, **kwargs):
+    """Schema: ``addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    return _resolve("addr", _addr_overloads, args, kwargs)
+
+_baddbmm_overloads = (
+    _Overload("baddbmm", (('input', 'Tensor', _R, False), ('batch1', 'Tensor', _R, False), ('batch2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "baddbmm", None),
+)
+
+
+def baddbmm(*args, **kwargs):
+    """Schema: ``baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    return _resolve("baddbmm", _baddbmm_overloads, args, kwargs)
+
+_addbmm_overloads = (
+    _Overload("addbmm", (('input', 'Tensor', _R, False), ('batch1', 'Tensor', _R, False), ('batch2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addbmm", None),
+)
+
+
+def addbmm(*args, **kwargs):
+    """Schema: ``addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    return _resolve("addbmm", _addbmm_overloads, args, kwargs)
+
+_chain_matmul_overloads = (
+    _Overload("chain_matmul", (('matrices', 'Tensor[]', _R, False), ), "chain_matmul", None),
+)
+
+
+def chain_matmul(*args, **kwargs):
+    """Schema: ``chain_matmul(Tensor[] matrices) -> Tensor``"""
+    return _resolve("chain_matmul", _chain_matmul_overloads, args, kwargs)
+
+_cross_overloads = (
+    _Overload("cross", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('dim', 'int?', None, False), ), "cross", None),
+)
+
+
+def cross(*args, **kwargs):
+    """Schema: ``cross(Tensor self, Tensor other, int? dim=None) -> Tensor``"""
+    return _resolve("cross", _cross_overloads, args, kwargs)
+
+_cdist_overloads = (
+    _Overload("cdist", (('x1', 'Tensor', _R, False), ('x2', 'Tensor', _R, False), ('p', 'float', 2, False), ('compute_mode', 'int?', None, False), ), "cdist", None),
+)
+
+
+def cdist(*args, **kwargs):
+    """Schema: ``cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor``"""
+    return _resolve("cdist", _cdist_overloads, args, kwargs)
+
 _sum_overloads = (
     _Overload("sum", (('input', 'Tensor', _R, False), ('dtype', 'ScalarType?', None, True), ), "sum", None),
     _Overload("sum", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', _R, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "sum_dim_IntList", None),
@@ -1165,6 +2716,17 @@ def logsumexp(*args, **kwargs):
     """Schema: ``logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor``"""
     return _resolve("logsumexp", _logsumexp_overloads, args, kwargs)
 
+_special_logsumexp_overloads = (
+    _Overload("special_logsumexp", (('input', 'Tensor', _R, False), ('dim', 'int[1]', _R, False), ('keepdim', 'bool', False, False), ), "logsumexp", None),
+)
+
+
+def special_logsumexp(*args, **kwargs):
+    """Alias of ``logsumexp``.
+
+    Schema: ``logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor``"""
+    return _resolve("special_logsumexp", _special_logsumexp_overloads, args, kwargs)
+
 _all_overloads = (
     _Overload("all", (('input', 'Tensor', _R, False), ('dim', 'int[]?', None, False), ('keepdim', 'bool', False, False), ), "all_dims", None),
     _Overload("all", (('input', 'Tensor', _R, False), ), "all", None),
@@ -1199,13 +2761,282 @@ def norm(*args, **kwargs):
     return _resolve("norm", _norm_overloads, args, kwargs)
 
 _cumsum_overloads = (
-    _Overload("cumsum", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumsum", None),
+    _Overload("cumsum", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumsum", 'cumsum_out'),
 )
 
 
 def cumsum(*args, **kwargs):
     """Schema: ``cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
     return _resolve("cumsum", _cumsum_overloads, args, kwargs)
+
+_cumprod_overloads = (
+    _Overload("cumprod", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumprod", 'cumprod_out'),
+)
+
+
+def cumprod(*args, **kwargs):
+    """Schema: ``cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("cumprod", _cumprod_overloads, args, kwargs)
+
+_cummax_overloads = (
+    _Overload("cummax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ), "cummax", None),
+)
+
+
+def cummax(*args, **kwargs):
+    """Schema: ``cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+    return _resolve("cummax", _cummax_overloads, args, kwargs)
+
+_cummin_overloads = (
+    _Overload("cummin", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ), "cummin", None),
+)
+
+
+def cummin(*args, **kwargs):
+    """Schema: ``cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+    return _resolve("cummin", _cummin_overloads, args, kwargs)
+
+_logcumsumexp_overloads = (
+    _Overload("logcumsumexp", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ), "logcumsumexp", 'logcumsumexp_out'),
+)
+
+
+def logcumsumexp(*args, **kwargs):
+    """Schema: ``logcumsumexp(Tensor self, int dim) -> Tensor``"""
+    return _resolve("logcumsumexp", _logcumsumexp_overloads, args, kwargs)
+
+_count_nonzero_overloads = (
+    _Overload("count_nonzero", (('input', 'Tensor', _R, False), ('dim', 'int[]', _R, False), ), "count_nonzero_dim_IntList", None),
+    _Overload("count_nonzero", (('input', 'Tensor', _R, False), ('dim', 'int?', None, False), ), "count_nonzero", None),
+)
+
+
+def count_nonzero(*args, **kwargs):
+    """Schema: ``count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor``"""
+    return _resolve("count_nonzero", _count_nonzero_overloads, args, kwargs)
+
+_nansum_overloads = (
+    _Overload("nansum", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "nansum", 'nansum_out'),
+)
+
+
+def nansum(*args, **kwargs):
+    """Schema: ``nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("nansum", _nansum_overloads, args, kwargs)
+
+_nanmean_overloads = (
+    _Overload("nanmean", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "nanmean", 'nanmean_out'),
+)
+
+
+def nanmean(*args, **kwargs):
+    """Schema: ``nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("nanmean", _nanmean_overloads, args, kwargs)
+
+_std_mean_overloads = (
+    _Overload("std_mean", (('input', 'Tensor', _R, False), ('unbiased', 'bool', True, False), ), "std_mean", None),
+    _Overload("std_mean", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', _R, False), ('unbiased', 'bool', True, False), ('keepdim', 'bool', False, False), ), "std_mean_dim", None),
+    _Overload("std_mean", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', None, False), ('correction', 'Scalar?', None, True), ('keepdim', 'bool', False, True), ), "std_mean_correction", None),
+)
+
+
+def std_mean(*args, **kwargs):
+    """Schema: ``std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)``"""
+    return _resolve("std_mean", _std_mean_overloads, args, kwargs)
+
+_var_mean_overloads = (
+    _Overload("var_mean", (('input', 'Tensor', _R, False), ('unbiased', 'bool', True, False), ), "var_mean", None),
+    _Overload("var_mean", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', _R, False), ('unbiased', 'bool', True, False), ('keepdim', 'bool', False, False), ), "var_mean_dim", None),
+    _Overload("var_mean", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', None, False), ('correction', 'Scalar?', None, True), ('keepdim', 'bool', False, True), ), "var_mean_correction", None),
+)
+
+
+def var_mean(*args, **kwargs):
+    """Schema: ``var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)``"""
+    return _resolve("var_mean", _var_mean_overloads, args, kwargs)
+
+_aminmax_overloads = (
+    _Overload("aminmax", (('input', 'Tensor', _R, False), ('dim', 'int?', None, True), ('keepdim', 'bool', False, True), ), "aminmax", None),
+)
+
+
+def aminmax(*args, **kwargs):
+    """Schema: ``aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)``"""
+    return _resolve("aminmax", _aminmax_overloads, args, kwargs)
+
+_median_overloads = (
+    _Overload("median", (('input', 'Tensor', _R, False), ), "median", None),
+    _Overload("median", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('keepdim', 'bool', False, False), ), "median_dim", None),
+)
+
+
+def median(*args, **kwargs):
+    """Schema: ``median(Tensor self) -> Tensor``"""
+    return _resolve("median", _median_overloads, args, kwargs)
+
+_nanmedian_overloads = (
+    _Overload("nanmedian", (('input', 'Tensor', _R, False), ), "nanmedian", None),
+    _Overload("nanmedian", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('keepdim', 'bool', False, False), ), "nanmedian_dim", None),
+)
+
+
+def nanmedian(*args, **kwargs):
+    """Schema: ``nanmedian(Tensor self) -> Tensor``"""
+    return _resolve("nanmedian", _nanmedian_overloads, args, kwargs)
+
+_kthvalue_overloads = (
+    _Overload("kthvalue", (('input', 'Tensor', _R, False), ('k', 'SymInt', _R, False), ('dim', 'int', -1, False), ('keepdim', 'bool', False, False), ), "kthvalue", None),
+)
+
+
+def kthvalue(*args, **kwargs):
+    """Schema: ``kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+    return _resolve("kthvalue", _kthvalue_overloads, args, kwargs)
+
+_mode_overloads = (
+    _Overload("mode", (('input', 'Tensor', _R, False), ('dim', 'int', -1, False), ('keepdim', 'bool', False, False), ), "mode", None),
+)
+
+
+def mode(*args, **kwargs):
+    """Schema: ``mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+    return _resolve("mode", _mode_overloads, args, kwargs)
+
+_quantile_overloads = (
+    _Overload("quantile", (('input', 'Tensor', _R, False), ('q', 'Tensor', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "quantile", 'quantile_out'),
+    _Overload("quantile", (('input', 'Tensor', _R, False), ('q', 'float', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "quantile_scalar", 'quantile_scalar_out'),
+)
+
+
+def quantile(*args, **kwargs):
+    """Schema: ``quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+    return _resolve("quantile", _quantile_overloads, args, kwargs)
+
+_nanquantile_overloads = (
+    _Overload("nanquantile", (('input', 'Tensor', _R, False), ('q', 'Tensor', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "nanquantile", 'nanquantile_out'),
+    _Overload("nanquantile", (('input', 'Tensor', _R, False), ('q', 'float', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "nanquantile_scalar", 'nanquantile_scalar_out'),
+)
+
+
+def nanquantile(*args, **kwargs):
+    """Schema: ``nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+    return _resolve("nanquantile", _nanquantile_overloads, args, kwargs)
+
+_diff_overloads = (
+    _Overload("diff", (('input', 'Tensor', _R, False), ('n', 'int', 1, False), ('dim', 'int', -1, False), ('prepend', 'Tensor?', None, False), ('append', 'Tensor?', None, False), ), "diff", 'diff_out'),
+)
+
+
+def diff(*args, **kwargs):
+    """Schema: ``diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor``"""
+    return _resolve("diff", _diff_overloads, args, kwargs)
+
+_trapezoid_overloads = (
+    _Overload("trapezoid", (('y', 'Tensor', _R, False), ('x', 'Tensor', _R, False), ('dim', 'int', -1, True), ), "trapezoid_x", None),
+    _Overload("trapezoid", (('y', 'Tensor', _R, False), ('dx', 'Scalar', 1, True), ('dim', 'int', -1, True), ), "trapezoid_dx", None),
+)
+
+
+def trapezoid(*args, **kwargs):
+    """Schema: ``trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor``"""
+    return _resolve("trapezoid", _trapezoid_overloads, args, kwargs)
+
+_trapz_overloads = (
+    _Overload("trapz", (('y', 'Tensor', _R, False), ('x', 'Tensor', _R, False), ('dim', 'int', -1, True), ), "trapezoid_x", None),
+    _Overload("trapz", (('y', 'Tensor', _R, False), ('dx', 'Scalar', 1, True), ('dim', 'int', -1, True), ), "trapezoid_dx", None),
+)
+
+
+def trapz(*args, **kwargs):
+    """Alias of ``trapezoid``.
+
+    Schema: ``trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor``"""
+    return _resolve("trapz", _trapz_overloads, args, kwargs)
+
+_cumulative_trapezoid_overloads = (
+    _Overload("cumulative_trapezoid", (('y', 'Tensor', _R, False), ('x', 'Tensor', _R, False), ('dim', 'int', -1, True), ), "cumulative_trapezoid_x", None),
+    _Overload("cumulative_trapezoid", (('y', 'Tensor', _R, False), ('dx', 'Scalar', 1, True), ('dim', 'int', -1, True), ), "cumulative_trapezoid_dx", None),
+)
+
+
+def cumulative_trapezoid(*args, **kwargs):
+    """Schema: ``cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor``"""
+    return _resolve("cumulative_trapezoid", _cumulative_trapezoid_overloads, args, kwargs)
+
+_searchsorted_overloads = (
+    _Overload("searchsorted", (('sorted_sequence', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('out_int32', 'bool', False, True), ('right', 'bool', False, True), ('side', 'str?', None, True), ('sorter', 'Tensor?', None, True), ), "searchsorted_Tensor", 'searchsorted_Tensor_out'),
+    _Overload("searchsorted", (('sorted_sequence', 'Tensor', _R, False), ('input', 'Scalar', _R, False), ('out_int32', 'bool', False, True), ('right', 'bool', False, True), ('side', 'str?', None, True), ('sorter', 'Tensor?', None, True), ), "searchsorted_Scalar", None),
+)
+
+
+def searchsorted(*args, **kwargs):
+    """Schema: ``searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor``"""
+    return _resolve("searchsorted", _searchsorted_overloads, args, kwargs)
+
+_bucketize_overloads = (
+    _Overload("bucketize", (('input', 'Tensor', _R, False), ('boundaries', 'Tensor', _R, False), ('out_int32', 'bool', False, True), ('right', 'bool', False, True), ), "bucketize_Tensor", 'bucketize_Tensor_out'),
+    _Overload("bucketize", (('input', 'Scalar', _R, False), ('boundaries', 'Tensor', _R, False), ('out_int32', 'bool', False, True), ('right', 'bool', False, True), ), "bucketize_Scalar", None),
+)
+
+
+def bucketize(*args, **kwargs):
+    """Schema: ``bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor``"""
+    return _resolve("bucketize", _bucketize_overloads, args, kwargs)
+
+_bincount_overloads = (
+    _Overload("bincount", (('input', 'Tensor', _R, False), ('weights', 'Tensor?', None, False), ('minlength', 'SymInt', 0, False), ), "bincount", None),
+)
+
+
+def bincount(*args, **kwargs):
+    """Schema: ``bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor``"""
+    return _resolve("bincount", _bincount_overloads, args, kwargs)
+
+_histc_overloads = (
+    _Overload("histc", (('input', 'Tensor', _R, False), ('bins', 'int', 100, False), ('min', 'Scalar', 0, False), ('max', 'Scalar', 0, False), ), "histc", 'histc_out'),
+)
+
+
+def histc(*args, **kwargs):
+    """Schema: ``histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor``"""
+    return _resolve("histc", _histc_overloads, args, kwargs)
+
+_histogram_overloads = (
+    _Overload("histogram", (('input', 'Tensor', _R, False), ('bins', 'Tensor', _R, False), ('weight', 'Tensor?', None, True), ('density', 'bool', False, True), ), "histogram_bins_tensor", None),
+    _Overload("histogram", (('input', 'Tensor', _R, False), ('bins', 'int', 100, False), ('range', 'float[]?', None, True), ('weight', 'Tensor?', None, True), ('density', 'bool', False, True), ), "histogram_bin_ct", None),
+)
+
+
+def histogram(*args, **kwargs):
+    """Schema: ``histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)``"""
+    return _resolve("histogram", _histogram_overloads, args, kwargs)
+
+__unique2_overloads = (
+    _Overload("_unique2", (('input', 'Tensor', _R, False), ('sorted', 'bool', True, False), ('return_inverse', 'bool', False, False), ('return_counts', 'bool', False, False), ), "_unique2", None),
+)
+
+
+def _unique2(*args, **kwargs):
+    """Schema: ``_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("_unique2", __unique2_overloads, args, kwargs)
+
+_unique_dim_overloads = (
+    _Overload("unique_dim", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('sorted', 'bool', True, False), ('return_inverse', 'bool', False, False), ('return_counts', 'bool', False, False), ), "unique_dim", None),
+)
+
+
+def unique_dim(*args, **kwargs):
+    """Schema: ``unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("unique_dim", _unique_dim_overloads, args, kwargs)
+
+_unique_consecutive_overloads = (
+    _Overload("unique_consecutive", (('input', 'Tensor', _R, False), ('return_inverse', 'bool', False, False), ('return_counts', 'bool', False, False), ('dim', 'int?', None, False), ), "unique_consecutive", None),
+)
+
+
+def unique_consecutive(*args, **kwargs):
+    """Schema: ``unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("unique_consecutive", _unique_consecutive_overloads, args, kwargs)
 
 __softmax_overloads = (
     _Overload("_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('half_to_float', 'bool', _R, False), ), "_softmax", None),
@@ -1252,6 +3083,17 @@ def softmax(*args, **kwargs):
     """Schema: ``softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
     return _resolve("softmax", _softmax_overloads, args, kwargs)
 
+_special_softmax_overloads = (
+    _Overload("special_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, False), ), "softmax_int", None),
+)
+
+
+def special_softmax(*args, **kwargs):
+    """Alias of ``softmax``.
+
+    Schema: ``softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("special_softmax", _special_softmax_overloads, args, kwargs)
+
 _log_softmax_overloads = (
     _Overload("log_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, False), ), "log_softmax_int", None),
 )
@@ -1260,6 +3102,17 @@ _log_softmax_overloads = (
 def log_softmax(*args, **kwargs):
     """Schema: ``log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
     return _resolve("log_softmax", _log_softmax_overloads, args, kwargs)
+
+_special_log_softmax_overloads = (
+    _Overload("special_log_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, False), ), "log_softmax_int", None),
+)
+
+
+def special_log_softmax(*args, **kwargs):
+    """Alias of ``log_softmax``.
+
+    Schema: ``log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("special_log_softmax", _special_log_softmax_overloads, args, kwargs)
 
 _mm_overloads = (
     _Overload("mm", (('input', 'Tensor', _R, False), ('mat2', 'Tensor', _R, False), ), "mm", None),
@@ -1606,6 +3459,141 @@ def hardtanh_(*args, **kwargs):
     """Schema: ``hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)``"""
     return _resolve("hardtanh_", _hardtanh__overloads, args, kwargs)
 
+_log_sigmoid_overloads = (
+    _Overload("log_sigmoid", (('input', 'Tensor', _R, False), ), "log_sigmoid", 'log_sigmoid_out'),
+)
+
+
+def log_sigmoid(*args, **kwargs):
+    """Schema: ``log_sigmoid(Tensor self) -> Tensor``"""
+    return _resolve("log_sigmoid", _log_sigmoid_overloads, args, kwargs)
+
+_hardswish_overloads = (
+    _Overload("hardswish", (('input', 'Tensor', _R, False), ), "hardswish", 'hardswish_out'),
+)
+
+
+def hardswish(*args, **kwargs):
+    """Schema: ``hardswish(Tensor self) -> Tensor``"""
+    return _resolve("hardswish", _hardswish_overloads, args, kwargs)
+
+_hardswish__overloads = (
+    _Overload("hardswish_", (('input', 'Tensor', _R, False), ), "hardswish_", None),
+)
+
+
+def hardswish_(*args, **kwargs):
+    """Schema: ``hardswish_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("hardswish_", _hardswish__overloads, args, kwargs)
+
+_hardsigmoid_overloads = (
+    _Overload("hardsigmoid", (('input', 'Tensor', _R, False), ), "hardsigmoid", 'hardsigmoid_out'),
+)
+
+
+def hardsigmoid(*args, **kwargs):
+    """Schema: ``hardsigmoid(Tensor self) -> Tensor``"""
+    return _resolve("hardsigmoid", _hardsigmoid_overloads, args, kwargs)
+
+_hardsigmoid__overloads = (
+    _Overload("hardsigmoid_", (('input', 'Tensor', _R, False), ), "hardsigmoid_", None),
+)
+
+
+def hardsigmoid_(*args, **kwargs):
+    """Schema: ``hardsigmoid_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("hardsigmoid_", _hardsigmoid__overloads, args, kwargs)
+
+_mish_overloads = (
+    _Overload("mish", (('input', 'Tensor', _R, False), ), "mish", 'mish_out'),
+)
+
+
+def mish(*args, **kwargs):
+    """Schema: ``mish(Tensor self) -> Tensor``"""
+    return _resolve("mish", _mish_overloads, args, kwargs)
+
+_mish__overloads = (
+    _Overload("mish_", (('input', 'Tensor', _R, False), ), "mish_", None),
+)
+
+
+def mish_(*args, **kwargs):
+    """Schema: ``mish_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("mish_", _mish__overloads, args, kwargs)
+
+_celu_overloads = (
+    _Overload("celu", (('input', 'Tensor', _R, False), ('alpha', 'Scalar', 1.0, False), ), "celu", None),
+)
+
+
+def celu(*args, **kwargs):
+    """Schema: ``celu(Tensor self, Scalar alpha=1.0) -> Tensor``"""
+    return _resolve("celu", _celu_overloads, args, kwargs)
+
+_celu__overloads = (
+    _Overload("celu_", (('input', 'Tensor', _R, False), ('alpha', 'Scalar', 1.0, False), ), "celu_", None),
+)
+
+
+def celu_(*args, **kwargs):
+    """Schema: ``celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)``"""
+    return _resolve("celu_", _celu__overloads, args, kwargs)
+
+_selu_overloads = (
+    _Overload("selu", (('input', 'Tensor', _R, False), ), "selu", None),
+)
+
+
+def selu(*args, **kwargs):
+    """Schema: ``selu(Tensor self) -> Tensor``"""
+    return _resolve("selu", _selu_overloads, args, kwargs)
+
+_selu__overloads = (
+    _Overload("selu_", (('input', 'Tensor', _R, False), ), "selu_", None),
+)
+
+
+def selu_(*args, **kwargs):
+    """Schema: ``selu_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("selu_", _selu__overloads, args, kwargs)
+
+_threshold_overloads = (
+    _Overload("threshold", (('input', 'Tensor', _R, False), ('threshold', 'Scalar', _R, False), ('value', 'Scalar', _R, False), ), "threshold", 'threshold_out'),
+)
+
+
+def threshold(*args, **kwargs):
+    """Schema: ``threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor``"""
+    return _resolve("threshold", _threshold_overloads, args, kwargs)
+
+_threshold__overloads = (
+    _Overload("threshold_", (('input', 'Tensor', _R, False), ('threshold', 'Scalar', _R, False), ('value', 'Scalar', _R, False), ), "threshold_", None),
+)
+
+
+def threshold_(*args, **kwargs):
+    """Schema: ``threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)``"""
+    return _resolve("threshold_", _threshold__overloads, args, kwargs)
+
+_hardshrink_overloads = (
+    _Overload("hardshrink", (('input', 'Tensor', _R, False), ('lambd', 'Scalar', 0.5, False), ), "hardshrink", 'hardshrink_out'),
+)
+
+
+def hardshrink(*args, **kwargs):
+    """Schema: ``hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
+    return _resolve("hardshrink", _hardshrink_overloads, args, kwargs)
+
+_softshrink_overloads = (
+    _Overload("softshrink", (('input', 'Tensor', _R, False), ('lambd', 'Scalar', 0.5, False), ), "softshrink", 'softshrink_out'),
+)
+
+
+def softshrink(*args, **kwargs):
+    """Schema: ``softshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
+    return _resolve("softshrink", _softshrink_overloads, args, kwargs)
+
 _dropout_overloads = (
     _Overload("dropout", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "dropout", None),
 )
@@ -1788,6 +3776,25 @@ def conv_transpose2d(*args, **kwargs):
     """Schema: ``conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor``"""
     return _resolve("conv_transpose2d", _conv_transpose2d_overloads, args, kwargs)
 
+_conv3d_overloads = (
+    _Overload("conv3d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[3]', (1, 1, 1), False), ('padding', 'SymInt[3]', (0, 0, 0), False), ('dilation', 'SymInt[3]', (1, 1, 1), False), ('groups', 'SymInt', 1, False), ), "conv3d", None),
+    _Overload("conv3d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[3]', (1, 1, 1), False), ('padding', 'str', "valid", False), ('dilation', 'SymInt[3]', (1, 1, 1), False), ('groups', 'SymInt', 1, False), ), "conv3d_padding", None),
+)
+
+
+def conv3d(*args, **kwargs):
+    """Schema: ``conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor``"""
+    return _resolve("conv3d", _conv3d_overloads, args, kwargs)
+
+_conv_transpose3d_overloads = (
+    _Overload("conv_transpose3d", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ('stride', 'SymInt[3]', (1, 1, 1), False), ('padding', 'SymInt[3]', (0, 0, 0), False), ('output_padding', 'SymInt[3]', (0, 0, 0), False), ('groups', 'SymInt', 1, False), ('dilation', 'SymInt[3]', (1, 1, 1), False), ), "conv_transpose3d_input", None),
+)
+
+
+def conv_transpose3d(*args, **kwargs):
+    """Schema: ``conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor``"""
+    return _resolve("conv_transpose3d", _conv_transpose3d_overloads, args, kwargs)
+
 _max_pool2d_with_indices_overloads = (
     _Overload("max_pool2d_with_indices", (('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('stride', 'int[2]', (), False), ('padding', 'int[2]', (0, 0), False), ('dilation', 'int[2]', (1, 1), False), ('ceil_mode', 'bool', False, False), ), "max_pool2d_with_indices", None),
 )
@@ -1850,6 +3857,384 @@ __adaptive_avg_pool2d_backward_overloads = (
 def _adaptive_avg_pool2d_backward(*args, **kwargs):
     """Schema: ``_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor``"""
     return _resolve("_adaptive_avg_pool2d_backward", __adaptive_avg_pool2d_backward_overloads, args, kwargs)
+
+_avg_pool1d_overloads = (
+    _Overload("avg_pool1d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[1]', _R, False), ('stride', 'int[1]', (), False), ('padding', 'int[1]', (0), False), ('ceil_mode', 'bool', False, False), ('count_include_pad', 'bool', True, False), ), "avg_pool1d", None),
+)
+
+
+def avg_pool1d(*args, **kwargs):
+    """Schema: ``avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor``"""
+    return _resolve("avg_pool1d", _avg_pool1d_overloads, args, kwargs)
+
+_max_pool1d_with_indices_overloads = (
+    _Overload("max_pool1d_with_indices", (('input', 'Tensor', _R, False), ('kernel_size', 'int[1]', _R, False), ('stride', 'int[1]', (), False), ('padding', 'int[1]', (0), False), ('dilation', 'int[1]', (1), False), ('ceil_mode', 'bool', False, False), ), "max_pool1d_with_indices", None),
+)
+
+
+def max_pool1d_with_indices(*args, **kwargs):
+    """Schema: ``max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)``"""
+    return _resolve("max_pool1d_with_indices", _max_pool1d_with_indices_overloads, args, kwargs)
+
+_max_pool1d_overloads = (
+    _Overload("max_pool1d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[1]', _R, False), ('stride', 'int[1]', (), False), ('padding', 'int[1]', (0), False), ('dilation', 'int[1]', (1), False), ('ceil_mode', 'bool', False, False), ), "max_pool1d", None),
+)
+
+
+def max_pool1d(*args, **kwargs):
+    """Schema: ``max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor``"""
+    return _resolve("max_pool1d", _max_pool1d_overloads, args, kwargs)
+
+_adaptive_avg_pool1d_overloads = (
+    _Overload("adaptive_avg_pool1d", (('input', 'Tensor', _R, False), ('output_size', 'int[1]', _R, False), ), "adaptive_avg_pool1d", None),
+)
+
+
+def adaptive_avg_pool1d(*args, **kwargs):
+    """Schema: ``adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor``"""
+    return _resolve("adaptive_avg_pool1d", _adaptive_avg_pool1d_overloads, args, kwargs)
+
+_adaptive_avg_pool3d_overloads = (
+    _Overload("adaptive_avg_pool3d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[3]', _R, False), ), "adaptive_avg_pool3d", None),
+)
+
+
+def adaptive_avg_pool3d(*args, **kwargs):
+    """Schema: ``adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor``"""
+    return _resolve("adaptive_avg_pool3d", _adaptive_avg_pool3d_overloads, args, kwargs)
+
+_adaptive_max_pool1d_overloads = (
+    _Overload("adaptive_max_pool1d", (('input', 'Tensor', _R, False), ('output_size', 'int[1]', _R, False), ), "adaptive_max_pool1d", None),
+)
+
+
+def adaptive_max_pool1d(*args, **kwargs):
+    """Schema: ``adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)``"""
+    return _resolve("adaptive_max_pool1d", _adaptive_max_pool1d_overloads, args, kwargs)
+
+_adaptive_max_pool2d_overloads = (
+    _Overload("adaptive_max_pool2d", (('input', 'Tensor', _R, False), ('output_size', 'int[2]', _R, False), ), "adaptive_max_pool2d", None),
+)
+
+
+def adaptive_max_pool2d(*args, **kwargs):
+    """Schema: ``adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)``"""
+    return _resolve("adaptive_max_pool2d", _adaptive_max_pool2d_overloads, args, kwargs)
+
+_adaptive_max_pool3d_overloads = (
+    _Overload("adaptive_max_pool3d", (('input', 'Tensor', _R, False), ('output_size', 'int[3]', _R, False), ), "adaptive_max_pool3d", None),
+)
+
+
+def adaptive_max_pool3d(*args, **kwargs):
+    """Schema: ``adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)``"""
+    return _resolve("adaptive_max_pool3d", _adaptive_max_pool3d_overloads, args, kwargs)
+
+_max_pool3d_with_indices_overloads = (
+    _Overload("max_pool3d_with_indices", (('input', 'Tensor', _R, False), ('kernel_size', 'int[3]', _R, False), ('stride', 'int[3]', (), False), ('padding', 'int[3]', (0, 0, 0), False), ('dilation', 'int[3]', (1, 1, 1), False), ('ceil_mode', 'bool', False, False), ), "max_pool3d_with_indices", None),
+)
+
+
+def max_pool3d_with_indices(*args, **kwargs):
+    """Schema: ``max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)``"""
+    return _resolve("max_pool3d_with_indices", _max_pool3d_with_indices_overloads, args, kwargs)
+
+_max_pool3d_overloads = (
+    _Overload("max_pool3d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[3]', _R, False), ('stride', 'int[3]', (), False), ('padding', 'int[3]', (0, 0, 0), False), ('dilation', 'int[3]', (1, 1, 1), False), ('ceil_mode', 'bool', False, False), ), "max_pool3d", None),
+)
+
+
+def max_pool3d(*args, **kwargs):
+    """Schema: ``max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor``"""
+    return _resolve("max_pool3d", _max_pool3d_overloads, args, kwargs)
+
+_avg_pool3d_overloads = (
+    _Overload("avg_pool3d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[3]', _R, False), ('stride', 'int[3]', (), False), ('padding', 'int[3]', (0, 0, 0), False), ('ceil_mode', 'bool', False, False), ('count_include_pad', 'bool', True, False), ('divisor_override', 'int?', None, False), ), "avg_pool3d", None),
+)
+
+
+def avg_pool3d(*args, **kwargs):
+    """Schema: ``avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor``"""
+    return _resolve("avg_pool3d", _avg_pool3d_overloads, args, kwargs)
+
+_constant_pad_nd_overloads = (
+    _Overload("constant_pad_nd", (('input', 'Tensor', _R, False), ('pad', 'SymInt[]', _R, False), ('value', 'Scalar', 0, False), ), "constant_pad_nd", None),
+)
+
+
+def constant_pad_nd(*args, **kwargs):
+    """Schema: ``constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor``"""
+    return _resolve("constant_pad_nd", _constant_pad_nd_overloads, args, kwargs)
+
+_pad_overloads = (
+    _Overload("pad", (('input', 'Tensor', _R, False), ('pad', 'SymInt[]', _R, False), ('mode', 'str', "constant", False), ('value', 'float?', None, False), ), "pad", None),
+)
+
+
+def pad(*args, **kwargs):
+    """Schema: ``pad(Tensor self, SymInt[] pad, str mode='constant', float? value=None) -> Tensor``"""
+    return _resolve("pad", _pad_overloads, args, kwargs)
+
+_upsample_nearest1d_overloads = (
+    _Overload("upsample_nearest1d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_nearest1d_vec", None),
+)
+
+
+def upsample_nearest1d(*args, **kwargs):
+    """Schema: ``upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+    return _resolve("upsample_nearest1d", _upsample_nearest1d_overloads, args, kwargs)
+
+_upsample_nearest2d_overloads = (
+    _Overload("upsample_nearest2d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_nearest2d_vec", None),
+)
+
+
+def upsample_nearest2d(*args, **kwargs):
+    """Schema: ``upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+    return _resolve("upsample_nearest2d", _upsample_nearest2d_overloads, args, kwargs)
+
+_upsample_nearest3d_overloads = (
+    _Overload("upsample_nearest3d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_nearest3d_vec", None),
+)
+
+
+def upsample_nearest3d(*args, **kwargs):
+    """Schema: ``upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+    return _resolve("upsample_nearest3d", _upsample_nearest3d_overloads, args, kwargs)
+
+__upsample_nearest_exact1d_overloads = (
+    _Overload("_upsample_nearest_exact1d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "_upsample_nearest_exact1d_vec", None),
+)
+
+
+def _upsample_nearest_exact1d(*args, **kwargs):
+    """Schema: ``_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+    return _resolve("_upsample_nearest_exact1d", __upsample_nearest_exact1d_overloads, args, kwargs)
+
+__upsample_nearest_exact2d_overloads = (
+    _Overload("_upsample_nearest_exact2d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "_upsample_nearest_exact2d_vec", None),
+)
+
+
+def _upsample_nearest_exact2d(*args, **kwargs):
+    """Schema: ``_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+    return _resolve("_upsample_nearest_exact2d", __upsample_nearest_exact2d_overloads, args, kwargs)
+
+__upsample_nearest_exact3d_overloads = (
+    _Overload("_upsample_nearest_exact3d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "_upsample_nearest_exact3d_vec", None),
+)
+
+
+def _upsample_nearest_exact3d(*args, **kwargs):
+    """Schema: ``_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+    return _resolve("_upsample_nearest_exact3d", __upsample_nearest_exact3d_overloads, args, kwargs)
+
+_upsample_linear1d_overloads = (
+    _Overload("upsample_linear1d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('align_corners', 'bool', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_linear1d_vec", None),
+)
+
+
+def upsample_linear1d(*args, **kwargs):
+    """Schema: ``upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+    return _resolve("upsample_linear1d", _upsample_linear1d_overloads, args, kwargs)
+
+_upsample_bilinear2d_overloads = (
+    _Overload("upsample_bilinear2d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('align_corners', 'bool', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_bilinear2d_vec", None),
+)
+
+
+def upsample_bilinear2d(*args, **kwargs):
+    """Schema: ``upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+    return _resolve("upsample_bilinear2d", _upsample_bilinear2d_overloads, args, kwargs)
+
+_upsample_trilinear3d_overloads = (
+    _Overload("upsample_trilinear3d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('align_corners', 'bool', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_trilinear3d_vec", None),
+)
+
+
+def upsample_trilinear3d(*args, **kwargs):
+    """Schema: ``upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+    return _resolve("upsample_trilinear3d", _upsample_trilinear3d_overloads, args, kwargs)
+
+_upsample_bicubic2d_overloads = (
+    _Overload("upsample_bicubic2d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('align_corners', 'bool', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_bicubic2d_vec", None),
+)
+
+
+def upsample_bicubic2d(*args, **kwargs):
+    """Schema: ``upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+    return _resolve("upsample_bicubic2d", _upsample_bicubic2d_overloads, args, kwargs)
+
+_pixel_shuffle_overloads = (
+    _Overload("pixel_shuffle", (('input', 'Tensor', _R, False), ('upscale_factor', 'int', _R, False), ), "pixel_shuffle", None),
+)
+
+
+def pixel_shuffle(*args, **kwargs):
+    """Schema: ``pixel_shuffle(Tensor self, int upscale_factor) -> Tensor``"""
+    return _resolve("pixel_shuffle", _pixel_shuffle_overloads, args, kwargs)
+
+_pixel_unshuffle_overloads = (
+    _Overload("pixel_unshuffle", (('input', 'Tensor', _R, False), ('downscale_factor', 'int', _R, False), ), "pixel_unshuffle", None),
+)
+
+
+def pixel_unshuffle(*args, **kwargs):
+    """Schema: ``pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor``"""
+    return _resolve("pixel_unshuffle", _pixel_unshuffle_overloads, args, kwargs)
+
+_im2col_overloads = (
+    _Overload("im2col", (('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('dilation', 'int[2]', _R, False), ('padding', 'int[2]', _R, False), ('stride', 'int[2]', _R, False), ), "im2col", None),
+)
+
+
+def im2col(*args, **kwargs):
+    """Schema: ``im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor``"""
+    return _resolve("im2col", _im2col_overloads, args, kwargs)
+
+_col2im_overloads = (
+    _Overload("col2im", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[2]', _R, False), ('kernel_size', 'int[2]', _R, False), ('dilation', 'int[2]', _R, False), ('padding', 'int[2]', _R, False), ('stride', 'int[2]', _R, False), ), "col2im", None),
+)
+
+
+def col2im(*args, **kwargs):
+    """Schema: ``col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor``"""
+    return _resolve("col2im", _col2im_overloads, args, kwargs)
+
+_affine_grid_generator_overloads = (
+    _Overload("affine_grid_generator", (('theta', 'Tensor', _R, False), ('size', 'SymInt[]', _R, False), ('align_corners', 'bool', _R, False), ), "affine_grid_generator", None),
+)
+
+
+def affine_grid_generator(*args, **kwargs):
+    """Schema: ``affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor``"""
+    return _resolve("affine_grid_generator", _affine_grid_generator_overloads, args, kwargs)
+
+_grid_sampler_overloads = (
+    _Overload("grid_sampler", (('input', 'Tensor', _R, False), ('grid', 'Tensor', _R, False), ('interpolation_mode', 'int', _R, False), ('padding_mode', 'int', _R, False), ('align_corners', 'bool', _R, False), ), "grid_sampler", None),
+)
+
+
+def grid_sampler(*args, **kwargs):
+    """Schema: ``grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor``"""
+    return _resolve("grid_sampler", _grid_sampler_overloads, args, kwargs)
+
+_cosine_similarity_overloads = (
+    _Overload("cosine_similarity", (('x1', 'Tensor', _R, False), ('x2', 'Tensor', _R, False), ('dim', 'int', 1, False), ('eps', 'float', 1e-08, False), ), "cosine_similarity", None),
+)
+
+
+def cosine_similarity(*args, **kwargs):
+    """Schema: ``cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor``"""
+    return _resolve("cosine_similarity", _cosine_similarity_overloads, args, kwargs)
+
+_pairwise_distance_overloads = (
+    _Overload("pairwise_distance", (('x1', 'Tensor', _R, False), ('x2', 'Tensor', _R, False), ('p', 'float', 2, False), ('eps', 'float', 1e-06, False), ('keepdim', 'bool', False, False), ), "pairwise_distance", None),
+)
+
+
+def pairwise_distance(*args, **kwargs):
+    """Schema: ``pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor``"""
+    return _resolve("pairwise_distance", _pairwise_distance_overloads, args, kwargs)
+
+_glu_overloads = (
+    _Overload("glu", (('input', 'Tensor', _R, False), ('dim', 'int', -1, False), ), "glu", None),
+)
+
+
+def glu(*args, **kwargs):
+    """Schema: ``glu(Tensor self, int dim=-1) -> Tensor``"""
+    return _resolve("glu", _glu_overloads, args, kwargs)
+
+_prelu_overloads = (
+    _Overload("prelu", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ), "prelu", None),
+)
+
+
+def prelu(*args, **kwargs):
+    """Schema: ``prelu(Tensor self, Tensor weight) -> Tensor``"""
+    return _resolve("prelu", _prelu_overloads, args, kwargs)
+
+_feature_dropout_overloads = (
+    _Overload("feature_dropout", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "feature_dropout", None),
+)
+
+
+def feature_dropout(*args, **kwargs):
+    """Schema: ``feature_dropout(Tensor input, float p, bool train) -> Tensor``"""
+    return _resolve("feature_dropout", _feature_dropout_overloads, args, kwargs)
+
+_margin_ranking_loss_overloads = (
+    _Overload("margin_ranking_loss", (('input1', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('margin', 'float', 0.0, False), ('reduction', 'int', 1, False), ), "margin_ranking_loss", None),
+)
+
+
+def margin_ranking_loss(*args, **kwargs):
+    """Schema: ``margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor``"""
+    return _resolve("margin_ranking_loss", _margin_ranking_loss_overloads, args, kwargs)
+
+_hinge_embedding_loss_overloads = (
+    _Overload("hinge_embedding_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('margin', 'float', 1.0, False), ('reduction', 'int', 1, False), ), "hinge_embedding_loss", None),
+)
+
+
+def hinge_embedding_loss(*args, **kwargs):
+    """Schema: ``hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor``"""
+    return _resolve("hinge_embedding_loss", _hinge_embedding_loss_overloads, args, kwargs)
+
+_soft_margin_loss_overloads = (
+    _Overload("soft_margin_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('reduction', 'int', 1, False), ), "soft_margin_loss", None),
+)
+
+
+def soft_margin_loss(*args, **kwargs):
+    """Schema: ``soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+    return _resolve("soft_margin_loss", _soft_margin_loss_overloads, args, kwargs)
+
+_cosine_embedding_loss_overloads = (
+    _Overload("cosine_embedding_loss", (('input1', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('margin', 'float', 0.0, False), ('reduction', 'int', 1, False), ), "cosine_embedding_loss", None),
+)
+
+
+def cosine_embedding_loss(*args, **kwargs):
+    """Schema: ``cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor``"""
+    return _resolve("cosine_embedding_loss", _cosine_embedding_loss_overloads, args, kwargs)
+
+_triplet_margin_loss_overloads = (
+    _Overload("triplet_margin_loss", (('anchor', 'Tensor', _R, False), ('positive', 'Tensor', _R, False), ('negative', 'Tensor', _R, False), ('margin', 'float', 1.0, False), ('p', 'float', 2, False), ('eps', 'float', 1e-06, False), ('swap', 'bool', False, False), ('reduction', 'int', 1, False), ), "triplet_margin_loss", None),
+)
+
+
+def triplet_margin_loss(*args, **kwargs):
+    """Schema: ``triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor``"""
+    return _resolve("triplet_margin_loss", _triplet_margin_loss_overloads, args, kwargs)
+
+_poisson_nll_loss_overloads = (
+    _Overload("poisson_nll_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('log_input', 'bool', _R, False), ('full', 'bool', _R, False), ('eps', 'float', _R, False), ('reduction', 'int', _R, False), ), "poisson_nll_loss", None),
+)
+
+
+def poisson_nll_loss(*args, **kwargs):
+    """Schema: ``poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor``"""
+    return _resolve("poisson_nll_loss", _poisson_nll_loss_overloads, args, kwargs)
+
+_multi_margin_loss_overloads = (
+    _Overload("multi_margin_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('p', 'Scalar', 1, False), ('margin', 'Scalar', 1, False), ('weight', 'Tensor?', None, False), ('reduction', 'int', 1, False), ), "multi_margin_loss", None),
+)
+
+
+def multi_margin_loss(*args, **kwargs):
+    """Schema: ``multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor``"""
+    return _resolve("multi_margin_loss", _multi_margin_loss_overloads, args, kwargs)
+
+_multilabel_margin_loss_overloads = (
+    _Overload("multilabel_margin_loss", (('input', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('reduction', 'int', 1, False), ), "multilabel_margin_loss", None),
+)
+
+
+def multilabel_margin_loss(*args, **kwargs):
+    """Schema: ``multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+    return _resolve("multilabel_margin_loss", _multilabel_margin_loss_overloads, args, kwargs)
 
 _native_layer_norm_overloads = (
     _Overload("native_layer_norm", (('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('eps', 'float', _R, False), ), "native_layer_norm", None),
@@ -1931,3 +4316,395 @@ _scaled_dot_product_attention_overloads = (
 def scaled_dot_product_attention(*args, **kwargs):
     """Schema: ``scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor``"""
     return _resolve("scaled_dot_product_attention", _scaled_dot_product_attention_overloads, args, kwargs)
+
+_linalg_solve_overloads = (
+    _Overload("linalg_solve", (('A', 'Tensor', _R, False), ('B', 'Tensor', _R, False), ('left', 'bool', True, True), ), "linalg_solve", None),
+)
+
+
+def linalg_solve(*args, **kwargs):
+    """Schema: ``linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor``"""
+    return _resolve("linalg_solve", _linalg_solve_overloads, args, kwargs)
+
+_linalg_inv_overloads = (
+    _Overload("linalg_inv", (('A', 'Tensor', _R, False), ), "linalg_inv", None),
+)
+
+
+def linalg_inv(*args, **kwargs):
+    """Schema: ``linalg_inv(Tensor A) -> Tensor``"""
+    return _resolve("linalg_inv", _linalg_inv_overloads, args, kwargs)
+
+_linalg_inv_ex_overloads = (
+    _Overload("linalg_inv_ex", (('A', 'Tensor', _R, False), ('check_errors', 'bool', False, True), ), "linalg_inv_ex", None),
+)
+
+
+def linalg_inv_ex(*args, **kwargs):
+    """Schema: ``linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)``"""
+    return _resolve("linalg_inv_ex", _linalg_inv_ex_overloads, args, kwargs)
+
+_linalg_cholesky_ex_overloads = (
+    _Overload("linalg_cholesky_ex", (('input', 'Tensor', _R, False), ('upper', 'bool', False, True), ('check_errors', 'bool', False, True), ), "linalg_cholesky_ex", None),
+)
+
+
+def linalg_cholesky_ex(*args, **kwargs):
+    """Schema: ``linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)``"""
+    return _resolve("linalg_cholesky_ex", _linalg_cholesky_ex_overloads, args, kwargs)
+
+_linalg_det_overloads = (
+    _Overload("linalg_det", (('A', 'Tensor', _R, False), ), "linalg_det", None),
+)
+
+
+def linalg_det(*args, **kwargs):
+    """Schema: ``linalg_det(Tensor A) -> Tensor``"""
+    return _resolve("linalg_det", _linalg_det_overloads, args, kwargs)
+
+_linalg_slogdet_overloads = (
+    _Overload("linalg_slogdet", (('A', 'Tensor', _R, False), ), "linalg_slogdet", None),
+)
+
+
+def linalg_slogdet(*args, **kwargs):
+    """Schema: ``linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)``"""
+    return _resolve("linalg_slogdet", _linalg_slogdet_overloads, args, kwargs)
+
+_linalg_cholesky_overloads = (
+    _Overload("linalg_cholesky", (('input', 'Tensor', _R, False), ('upper', 'bool', False, True), ), "linalg_cholesky", None),
+)
+
+
+def linalg_cholesky(*args, **kwargs):
+    """Schema: ``linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor``"""
+    return _resolve("linalg_cholesky", _linalg_cholesky_overloads, args, kwargs)
+
+_linalg_qr_overloads = (
+    _Overload("linalg_qr", (('A', 'Tensor', _R, False), ('mode', 'str', 'reduced', False), ), "linalg_qr", None),
+)
+
+
+def linalg_qr(*args, **kwargs):
+    """Schema: ``linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)``"""
+    return _resolve("linalg_qr", _linalg_qr_overloads, args, kwargs)
+
+_linalg_svd_overloads = (
+    _Overload("linalg_svd", (('A', 'Tensor', _R, False), ('full_matrices', 'bool', True, False), ('driver', 'str?', None, True), ), "linalg_svd", None),
+)
+
+
+def linalg_svd(*args, **kwargs):
+    """Schema: ``linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)``"""
+    return _resolve("linalg_svd", _linalg_svd_overloads, args, kwargs)
+
+_linalg_eigh_overloads = (
+    _Overload("linalg_eigh", (('input', 'Tensor', _R, False), ('UPLO', 'str', "L", False), ), "linalg_eigh", None),
+)
+
+
+def linalg_eigh(*args, **kwargs):
+    """Schema: ``linalg_eigh(Tensor self, str UPLO='L') -> (Tensor eigenvalues, Tensor eigenvectors)``"""
+    return _resolve("linalg_eigh", _linalg_eigh_overloads, args, kwargs)
+
+_linalg_solve_triangular_overloads = (
+    _Overload("linalg_solve_triangular", (('input', 'Tensor', _R, False), ('B', 'Tensor', _R, False), ('upper', 'bool', _R, True), ('left', 'bool', True, True), ('unitriangular', 'bool', False, True), ), "linalg_solve_triangular", None),
+)
+
+
+def linalg_solve_triangular(*args, **kwargs):
+    """Schema: ``linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor``"""
+    return _resolve("linalg_solve_triangular", _linalg_solve_triangular_overloads, args, kwargs)
+
+_linalg_svdvals_overloads = (
+    _Overload("linalg_svdvals", (('A', 'Tensor', _R, False), ('driver', 'str?', None, True), ), "linalg_svdvals", None),
+)
+
+
+def linalg_svdvals(*args, **kwargs):
+    """Schema: ``linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor``"""
+    return _resolve("linalg_svdvals", _linalg_svdvals_overloads, args, kwargs)
+
+_linalg_eigvalsh_overloads = (
+    _Overload("linalg_eigvalsh", (('input', 'Tensor', _R, False), ('UPLO', 'str', "L", False), ), "linalg_eigvalsh", None),
+)
+
+
+def linalg_eigvalsh(*args, **kwargs):
+    """Schema: ``linalg_eigvalsh(Tensor self, str UPLO='L') -> Tensor``"""
+    return _resolve("linalg_eigvalsh", _linalg_eigvalsh_overloads, args, kwargs)
+
+_linalg_vector_norm_overloads = (
+    _Overload("linalg_vector_norm", (('input', 'Tensor', _R, False), ('ord', 'Scalar', 2, False), ('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "linalg_vector_norm", None),
+)
+
+
+def linalg_vector_norm(*args, **kwargs):
+    """Schema: ``linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("linalg_vector_norm", _linalg_vector_norm_overloads, args, kwargs)
+
+_linalg_matrix_norm_overloads = (
+    _Overload("linalg_matrix_norm", (('input', 'Tensor', _R, False), ('ord', 'str', 'fro', False), ('dim', 'int[]', (-2,-1), False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "linalg_matrix_norm_str_ord", None),
+    _Overload("linalg_matrix_norm", (('input', 'Tensor', _R, False), ('ord', 'Scalar', _R, False), ('dim', 'int[]', (-2,-1), False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "linalg_matrix_norm", None),
+)
+
+
+def linalg_matrix_norm(*args, **kwargs):
+    """Schema: ``linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("linalg_matrix_norm", _linalg_matrix_norm_overloads, args, kwargs)
+
+_linalg_norm_overloads = (
+    _Overload("linalg_norm", (('input', 'Tensor', _R, False), ('ord', 'str', _R, False), ('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "linalg_norm_ord_str", None),
+    _Overload("linalg_norm", (('input', 'Tensor', _R, False), ('ord', 'Scalar?', None, False), ('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "linalg_norm", None),
+)
+
+
+def linalg_norm(*args, **kwargs):
+    """Schema: ``linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+    return _resolve("linalg_norm", _linalg_norm_overloads, args, kwargs)
+
+_linalg_pinv_overloads = (
+    _Overload("linalg_pinv", (('input', 'Tensor', _R, False), ('atol', 'float?', None, True), ('rtol', 'float?', None, True), ('hermitian', 'bool', False, True), ), "linalg_pinv_atol_rtol_float", None),
+    _Overload("linalg_pinv", (('input', 'Tensor', _R, False), ('rcond', 'float', _R, False), ('hermitian', 'bool', False, False), ), "linalg_pinv", None),
+)
+
+
+def linalg_pinv(*args, **kwargs):
+    """Schema: ``linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor``"""
+    return _resolve("linalg_pinv", _linalg_pinv_overloads, args, kwargs)
+
+_linalg_matrix_power_overloads = (
+    _Overload("linalg_matrix_power", (('input', 'Tensor', _R, False), ('n', 'int', _R, False), ), "linalg_matrix_power", None),
+)
+
+
+def linalg_matrix_power(*args, **kwargs):
+    """Schema: ``linalg_matrix_power(Tensor self, int n) -> Tensor``"""
+    return _resolve("linalg_matrix_power", _linalg_matrix_power_overloads, args, kwargs)
+
+_linalg_matrix_exp_overloads = (
+    _Overload("linalg_matrix_exp", (('input', 'Tensor', _R, False), ), "linalg_matrix_exp", None),
+)
+
+
+def linalg_matrix_exp(*args, **kwargs):
+    """Schema: ``linalg_matrix_exp(Tensor self) -> Tensor``"""
+    return _resolve("linalg_matrix_exp", _linalg_matrix_exp_overloads, args, kwargs)
+
+_linalg_multi_dot_overloads = (
+    _Overload("linalg_multi_dot", (('tensors', 'Tensor[]', _R, False), ), "linalg_multi_dot", None),
+)
+
+
+def linalg_multi_dot(*args, **kwargs):
+    """Schema: ``linalg_multi_dot(Tensor[] tensors) -> Tensor``"""
+    return _resolve("linalg_multi_dot", _linalg_multi_dot_overloads, args, kwargs)
+
+_linalg_lstsq_overloads = (
+    _Overload("linalg_lstsq", (('input', 'Tensor', _R, False), ('b', 'Tensor', _R, False), ('rcond', 'float?', None, False), ('driver', 'str?', None, True), ), "linalg_lstsq", None),
+)
+
+
+def linalg_lstsq(*args, **kwargs):
+    """Schema: ``linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)``"""
+    return _resolve("linalg_lstsq", _linalg_lstsq_overloads, args, kwargs)
+
+_linalg_cross_overloads = (
+    _Overload("linalg_cross", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('dim', 'int', -1, True), ), "linalg_cross", None),
+)
+
+
+def linalg_cross(*args, **kwargs):
+    """Schema: ``linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor``"""
+    return _resolve("linalg_cross", _linalg_cross_overloads, args, kwargs)
+
+_linalg_matrix_rank_overloads = (
+    _Overload("linalg_matrix_rank", (('input', 'Tensor', _R, False), ('atol', 'float?', None, True), ('rtol', 'float?', None, True), ('hermitian', 'bool', False, True), ), "linalg_matrix_rank_atol_rtol_float", None),
+    _Overload("linalg_matrix_rank", (('input', 'Tensor', _R, False), ('tol', 'float', _R, False), ('hermitian', 'bool', False, False), ), "linalg_matrix_rank", None),
+)
+
+
+def linalg_matrix_rank(*args, **kwargs):
+    """Schema: ``linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor``"""
+    return _resolve("linalg_matrix_rank", _linalg_matrix_rank_overloads, args, kwargs)
+
+_linalg_cond_overloads = (
+    _Overload("linalg_cond", (('input', 'Tensor', _R, False), ('p', 'str', _R, False), ), "linalg_cond_p_str", None),
+    _Overload("linalg_cond", (('input', 'Tensor', _R, False), ('p', 'Scalar?', None, False), ), "linalg_cond", None),
+)
+
+
+def linalg_cond(*args, **kwargs):
+    """Schema: ``linalg_cond.p_str(Tensor self, str p) -> Tensor``"""
+    return _resolve("linalg_cond", _linalg_cond_overloads, args, kwargs)
+
+_linalg_vecdot_overloads = (
+    _Overload("linalg_vecdot", (('x', 'Tensor', _R, False), ('y', 'Tensor', _R, False), ('dim', 'int', -1, True), ), "linalg_vecdot", None),
+)
+
+
+def linalg_vecdot(*args, **kwargs):
+    """Schema: ``linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor``"""
+    return _resolve("linalg_vecdot", _linalg_vecdot_overloads, args, kwargs)
+
+_linalg_matmul_overloads = (
+    _Overload("linalg_matmul", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "linalg_matmul", None),
+)
+
+
+def linalg_matmul(*args, **kwargs):
+    """Schema: ``linalg_matmul(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("linalg_matmul", _linalg_matmul_overloads, args, kwargs)
+
+_linalg_diagonal_overloads = (
+    _Overload("linalg_diagonal", (('A', 'Tensor', _R, False), ('offset', 'int', 0, True), ('dim1', 'int', -2, True), ('dim2', 'int', -1, True), ), "linalg_diagonal", None),
+)
+
+
+def linalg_diagonal(*args, **kwargs):
+    """Schema: ``linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)``"""
+    return _resolve("linalg_diagonal", _linalg_diagonal_overloads, args, kwargs)
+
+_inverse_overloads = (
+    _Overload("inverse", (('input', 'Tensor', _R, False), ), "inverse", None),
+)
+
+
+def inverse(*args, **kwargs):
+    """Schema: ``inverse(Tensor self) -> Tensor``"""
+    return _resolve("inverse", _inverse_overloads, args, kwargs)
+
+_det_overloads = (
+    _Overload("det", (('input', 'Tensor', _R, False), ), "det", None),
+)
+
+
+def det(*args, **kwargs):
+    """Schema: ``det(Tensor self) -> Tensor``"""
+    return _resolve("det", _det_overloads, args, kwargs)
+
+_logdet_overloads = (
+    _Overload("logdet", (('input', 'Tensor', _R, False), ), "logdet", None),
+)
+
+
+def logdet(*args, **kwargs):
+    """Schema: ``logdet(Tensor self) -> Tensor``"""
+    return _resolve("logdet", _logdet_overloads, args, kwargs)
+
+_slogdet_overloads = (
+    _Overload("slogdet", (('input', 'Tensor', _R, False), ), "slogdet", None),
+)
+
+
+def slogdet(*args, **kwargs):
+    """Schema: ``slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)``"""
+    return _resolve("slogdet", _slogdet_overloads, args, kwargs)
+
+_svd_overloads = (
+    _Overload("svd", (('input', 'Tensor', _R, False), ('some', 'bool', True, False), ('compute_uv', 'bool', True, False), ), "svd", None),
+)
+
+
+def svd(*args, **kwargs):
+    """Schema: ``svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)``"""
+    return _resolve("svd", _svd_overloads, args, kwargs)
+
+_cholesky_overloads = (
+    _Overload("cholesky", (('input', 'Tensor', _R, False), ('upper', 'bool', False, False), ), "cholesky", None),
+)
+
+
+def cholesky(*args, **kwargs):
+    """Schema: ``cholesky(Tensor self, bool upper=False) -> Tensor``"""
+    return _resolve("cholesky", _cholesky_overloads, args, kwargs)
+
+_qr_overloads = (
+    _Overload("qr", (('input', 'Tensor', _R, False), ('some', 'bool', True, False), ), "qr", None),
+)
+
+
+def qr(*args, **kwargs):
+    """Schema: ``qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)``"""
+    return _resolve("qr", _qr_overloads, args, kwargs)
+
+_pinverse_overloads = (
+    _Overload("pinverse", (('input', 'Tensor', _R, False), ('rcond', 'float', 1e-15, False), ), "pinverse", None),
+)
+
+
+def pinverse(*args, **kwargs):
+    """Schema: ``pinverse(Tensor self, float rcond=1e-15) -> Tensor``"""
+    return _resolve("pinverse", _pinverse_overloads, args, kwargs)
+
+_matrix_power_overloads = (
+    _Overload("matrix_power", (('input', 'Tensor', _R, False), ('n', 'int', _R, False), ), "matrix_power", None),
+)
+
+
+def matrix_power(*args, **kwargs):
+    """Schema: ``matrix_power(Tensor self, int n) -> Tensor``"""
+    return _resolve("matrix_power", _matrix_power_overloads, args, kwargs)
+
+_matrix_exp_overloads = (
+    _Overload("matrix_exp", (('input', 'Tensor', _R, False), ), "matrix_exp", None),
+)
+
+
+def matrix_exp(*args, **kwargs):
+    """Schema: ``matrix_exp(Tensor self) -> Tensor``"""
+    return _resolve("matrix_exp", _matrix_exp_overloads, args, kwargs)
+
+_cholesky_solve_overloads = (
+    _Overload("cholesky_solve", (('input', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ('upper', 'bool', False, False), ), "cholesky_solve", None),
+)
+
+
+def cholesky_solve(*args, **kwargs):
+    """Schema: ``cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor``"""
+    return _resolve("cholesky_solve", _cholesky_solve_overloads, args, kwargs)
+
+_cholesky_inverse_overloads = (
+    _Overload("cholesky_inverse", (('input', 'Tensor', _R, False), ('upper', 'bool', False, False), ), "cholesky_inverse", None),
+)
+
+
+def cholesky_inverse(*args, **kwargs):
+    """Schema: ``cholesky_inverse(Tensor self, bool upper=False) -> Tensor``"""
+    return _resolve("cholesky_inverse", _cholesky_inverse_overloads, args, kwargs)
+
+_fft_fftfreq_overloads = (
+    _Overload("fft_fftfreq", (('n', 'int', _R, False), ('d', 'float', 1.0, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "fft_fftfreq", None),
+)
+
+
+def fft_fftfreq(*args, **kwargs):
+    """Schema: ``fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("fft_fftfreq", _fft_fftfreq_overloads, args, kwargs)
+
+_fft_rfftfreq_overloads = (
+    _Overload("fft_rfftfreq", (('n', 'int', _R, False), ('d', 'float', 1.0, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "fft_rfftfreq", None),
+)
+
+
+def fft_rfftfreq(*args, **kwargs):
+    """Schema: ``fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("fft_rfftfreq", _fft_rfftfreq_overloads, args, kwargs)
+
+_fft_fftshift_overloads = (
+    _Overload("fft_fftshift", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', None, False), ), "fft_fftshift", None),
+)
+
+
+def fft_fftshift(*args, **kwargs):
+    """Schema: ``fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor``"""
+    return _resolve("fft_fftshift", _fft_fftshift_overloads, args, kwargs)
+
+_fft_ifftshift_overloads = (
+    _Overload("fft_ifftshift", (('input', 'Tensor', _R, False), ('dim', 'int[1]?', None, False), ), "fft_ifftshift", None),
+)
+
+
+def fft_ifftshift(*args, **kwargs):
+    """Schema: ``fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor``"""
+    return _resolve("fft_ifftshift", _fft_ifftshift_overloads, args, kwargs)

@@ -8,11 +8,19 @@ from typing import Any, overload
 from yaten import Tensor, device, dtype
 def neg(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``neg(Tensor self) -> Tensor``"""
+def negative(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``neg(Tensor self) -> Tensor``"""
 def neg_(input: Tensor) -> Tensor:
+    """Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
+def negative_(input: Tensor) -> Tensor:
     """Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
 def abs(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``abs(Tensor self) -> Tensor``"""
+def absolute(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``abs(Tensor self) -> Tensor``"""
 def abs_(input: Tensor) -> Tensor:
+    """Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
+def absolute_(input: Tensor) -> Tensor:
     """Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
 def sign(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``sign(Tensor self) -> Tensor``"""
@@ -68,12 +76,196 @@ def tan_(input: Tensor) -> Tensor:
     """Schema: ``tan_(Tensor(a!) self) -> Tensor(a!)``"""
 def atan(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``atan(Tensor self) -> Tensor``"""
+def arctan(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``atan(Tensor self) -> Tensor``"""
 def atan_(input: Tensor) -> Tensor:
+    """Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
+def arctan_(input: Tensor) -> Tensor:
     """Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
 def tanh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``tanh(Tensor self) -> Tensor``"""
 def tanh_(input: Tensor) -> Tensor:
     """Schema: ``tanh_(Tensor(a!) self) -> Tensor(a!)``"""
+@overload
+def bitwise_and(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def bitwise_and(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def bitwise_or(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def bitwise_or(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def bitwise_xor(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def bitwise_xor(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def bitwise_left_shift(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def bitwise_left_shift(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def bitwise_left_shift(input: int | float | bool, other: Tensor) -> Tensor:
+    """Schema: ``bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor``"""
+@overload
+def bitwise_right_shift(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def bitwise_right_shift(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def bitwise_right_shift(input: int | float | bool, other: Tensor) -> Tensor:
+    """Schema: ``bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor``"""
+def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``heaviside(Tensor self, Tensor values) -> Tensor``"""
+def nan_to_num(input: Tensor, nan: float | None = None, posinf: float | None = None, neginf: float | None = None, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor``"""
+def nan_to_num_(input: Tensor, nan: float | None = None, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    """Schema: ``nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)``"""
+def logit(input: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``logit(Tensor self, float? eps=None) -> Tensor``"""
+def logit_(input: Tensor, eps: float | None = None) -> Tensor:
+    """Schema: ``logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)``"""
+def positive(input: Tensor) -> Tensor:
+    """Schema: ``positive(Tensor(a) self) -> Tensor(a)``"""
+@overload
+def float_power(input: Tensor, exponent: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
+@overload
+def float_power(input: int | float | bool, exponent: Tensor) -> Tensor:
+    """Schema: ``float_power.Scalar(Scalar self, Tensor exponent) -> Tensor``"""
+@overload
+def float_power(input: Tensor, exponent: int | float | bool) -> Tensor:
+    """Schema: ``float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor``"""
+def erfinv(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``erfinv(Tensor self) -> Tensor``"""
+def fmax(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``fmax(Tensor self, Tensor other) -> Tensor``"""
+def fmin(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``fmin(Tensor self, Tensor other) -> Tensor``"""
+def isposinf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``isposinf(Tensor self) -> Tensor``"""
+def isneginf(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``isneginf(Tensor self) -> Tensor``"""
+def asin(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``asin(Tensor self) -> Tensor``"""
+def arcsin(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``asin(Tensor self) -> Tensor``"""
+def asin_(input: Tensor) -> Tensor:
+    """Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+def arcsin_(input: Tensor) -> Tensor:
+    """Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+def acos(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``acos(Tensor self) -> Tensor``"""
+def arccos(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``acos(Tensor self) -> Tensor``"""
+def acos_(input: Tensor) -> Tensor:
+    """Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+def arccos_(input: Tensor) -> Tensor:
+    """Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+def sinh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``sinh(Tensor self) -> Tensor``"""
+def sinh_(input: Tensor) -> Tensor:
+    """Schema: ``sinh_(Tensor(a!) self) -> Tensor(a!)``"""
+def cosh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``cosh(Tensor self) -> Tensor``"""
+def cosh_(input: Tensor) -> Tensor:
+    """Schema: ``cosh_(Tensor(a!) self) -> Tensor(a!)``"""
+def asinh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``asinh(Tensor self) -> Tensor``"""
+def arcsinh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``asinh(Tensor self) -> Tensor``"""
+def asinh_(input: Tensor) -> Tensor:
+    """Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+def arcsinh_(input: Tensor) -> Tensor:
+    """Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+def acosh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``acosh(Tensor self) -> Tensor``"""
+def arccosh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``acosh(Tensor self) -> Tensor``"""
+def acosh_(input: Tensor) -> Tensor:
+    """Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+def arccosh_(input: Tensor) -> Tensor:
+    """Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+def atanh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``atanh(Tensor self) -> Tensor``"""
+def arctanh(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``atanh(Tensor self) -> Tensor``"""
+def atanh_(input: Tensor) -> Tensor:
+    """Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+def arctanh_(input: Tensor) -> Tensor:
+    """Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+def erfc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``erfc(Tensor self) -> Tensor``"""
+def erfc_(input: Tensor) -> Tensor:
+    """Schema: ``erfc_(Tensor(a!) self) -> Tensor(a!)``"""
+def lgamma(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``lgamma(Tensor self) -> Tensor``"""
+def lgamma_(input: Tensor) -> Tensor:
+    """Schema: ``lgamma_(Tensor(a!) self) -> Tensor(a!)``"""
+def exp2(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``exp2(Tensor self) -> Tensor``"""
+def exp2_(input: Tensor) -> Tensor:
+    """Schema: ``exp2_(Tensor(a!) self) -> Tensor(a!)``"""
+def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``sinc(Tensor self) -> Tensor``"""
+def sinc_(input: Tensor) -> Tensor:
+    """Schema: ``sinc_(Tensor(a!) self) -> Tensor(a!)``"""
+def deg2rad(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``deg2rad(Tensor self) -> Tensor``"""
+def deg2rad_(input: Tensor) -> Tensor:
+    """Schema: ``deg2rad_(Tensor(a!) self) -> Tensor(a!)``"""
+def rad2deg(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``rad2deg(Tensor self) -> Tensor``"""
+def rad2deg_(input: Tensor) -> Tensor:
+    """Schema: ``rad2deg_(Tensor(a!) self) -> Tensor(a!)``"""
+def frac(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``frac(Tensor self) -> Tensor``"""
+def frac_(input: Tensor) -> Tensor:
+    """Schema: ``frac_(Tensor(a!) self) -> Tensor(a!)``"""
+def sgn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``sgn(Tensor self) -> Tensor``"""
+def sgn_(input: Tensor) -> Tensor:
+    """Schema: ``sgn_(Tensor(a!) self) -> Tensor(a!)``"""
+def digamma(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``digamma(Tensor self) -> Tensor``"""
+def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
+def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``signbit(Tensor self) -> Tensor``"""
+def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``hypot(Tensor self, Tensor other) -> Tensor``"""
+def logaddexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``logaddexp(Tensor self, Tensor other) -> Tensor``"""
+def logaddexp2(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``logaddexp2(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def xlogy(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``xlogy.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def xlogy(input: int | float | bool, other: Tensor) -> Tensor:
+    """Schema: ``xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor``"""
+@overload
+def xlogy(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def xlogy_(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+@overload
+def xlogy_(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+@overload
+def copysign(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``copysign.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def copysign(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``copysign.Scalar(Tensor self, Scalar other) -> Tensor``"""
 def sigmoid(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``sigmoid(Tensor self) -> Tensor``"""
 def sigmoid_(input: Tensor) -> Tensor:
@@ -108,7 +300,11 @@ def round_(input: Tensor) -> Tensor:
     """Schema: ``round_(Tensor(a!) self) -> Tensor(a!)``"""
 def trunc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``trunc(Tensor self) -> Tensor``"""
+def fix(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``trunc(Tensor self) -> Tensor``"""
 def trunc_(input: Tensor) -> Tensor:
+    """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
+def fix_(input: Tensor) -> Tensor:
     """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
 def isnan(input: Tensor) -> Tensor:
     """Schema: ``isnan(Tensor self) -> Tensor``"""
@@ -141,10 +337,22 @@ def sub(input: Tensor, other: Tensor, *, alpha: int | float | bool = 1, out: Ten
 def sub(input: Tensor, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
     """Schema: ``sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
 @overload
+def subtract(input: Tensor, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+    """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+@overload
+def subtract(input: Tensor, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
+@overload
 def mul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
 def mul(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``mul.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def multiply(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def multiply(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``mul.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
 def div(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -157,6 +365,30 @@ def div(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
 def div(input: Tensor, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
+    """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
+@overload
+def divide(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def divide(input: Tensor, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+    """Schema: ``div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor``"""
+@overload
+def divide(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def divide(input: Tensor, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
+    """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
+@overload
+def true_divide(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def true_divide(input: Tensor, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+    """Schema: ``div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor``"""
+@overload
+def true_divide(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def true_divide(input: Tensor, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
     """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
 @overload
 def remainder(input: Tensor, other: Tensor) -> Tensor:
@@ -190,6 +422,8 @@ def maximum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tenso
 def minimum(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``minimum(Tensor self, Tensor other) -> Tensor``"""
 def atan2(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
+def arctan2(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
 @overload
 def clamp_min(input: Tensor, min: Tensor) -> Tensor:
@@ -232,10 +466,22 @@ def ne(input: Tensor, other: Tensor) -> Tensor:
 def ne(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``ne.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
+def not_equal(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def not_equal(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``ne.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
 def lt(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
 def lt(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``lt.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def less(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def less(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``lt.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
 def le(input: Tensor, other: Tensor) -> Tensor:
@@ -244,16 +490,34 @@ def le(input: Tensor, other: Tensor) -> Tensor:
 def le(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``le.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
+def less_equal(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def less_equal(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``le.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
 def gt(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
 def gt(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``gt.Scalar(Tensor self, Scalar other) -> Tensor``"""
 @overload
+def greater(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def greater(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``gt.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
 def ge(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
 @overload
 def ge(input: Tensor, other: int | float | bool) -> Tensor:
+    """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
+@overload
+def greater_equal(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
+@overload
+def greater_equal(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
 def logical_and(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
@@ -265,16 +529,45 @@ def logical_xor(input: Tensor, other: Tensor) -> Tensor:
 def where(condition: Tensor, input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
 @overload
+def where(condition: Tensor) -> list[Tensor]:
+    """Schema: ``where(Tensor condition) -> Tensor[]``"""
+@overload
 def where(condition: Tensor, input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor``"""
 @overload
 def where(condition: Tensor, input: int | float | bool, other: Tensor) -> Tensor:
     """Schema: ``where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor``"""
+@overload
+def clamp(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+    """Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
+@overload
 def clamp(input: Tensor, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
     """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
+@overload
+def clip(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+    """Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
+@overload
+def clip(input: Tensor, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
+    """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
+@overload
+def clamp_(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+    """Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+@overload
+def clamp_(input: Tensor, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
+    """Schema: ``clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)``"""
+@overload
+def clip_(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+    """Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+@overload
+def clip_(input: Tensor, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
+    """Schema: ``clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)``"""
 def as_strided(input: Tensor, size: Sequence[int] | int, stride: Sequence[int] | int, storage_offset: int | None = None) -> Tensor:
     """Schema: ``as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)``"""
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+def swapaxes(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
 def t(input: Tensor) -> Tensor:
     """Schema: ``t(Tensor(a) self) -> Tensor(a)``"""
@@ -331,6 +624,160 @@ def movedim(input: Tensor, source: int, destination: int) -> Tensor:
 @overload
 def movedim(input: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
     """Schema: ``movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)``"""
+@overload
+def moveaxis(input: Tensor, source: int, destination: int) -> Tensor:
+    """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
+@overload
+def moveaxis(input: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
+    """Schema: ``movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)``"""
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """Schema: ``diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor``"""
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+    """Schema: ``diag(Tensor self, int diagonal=0) -> Tensor``"""
+def trace(input: Tensor) -> Tensor:
+    """Schema: ``trace(Tensor self) -> Tensor``"""
+def tile(input: Tensor, dims: Sequence[int] | int) -> Tensor:
+    """Schema: ``tile(Tensor self, SymInt[] dims) -> Tensor``"""
+@overload
+def repeat_interleave(repeats: Tensor, *, output_size: int | None = None) -> Tensor:
+    """Schema: ``repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor``"""
+@overload
+def repeat_interleave(input: Tensor, repeats: Tensor, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+    """Schema: ``repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor``"""
+@overload
+def repeat_interleave(input: Tensor, repeats: int, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+    """Schema: ``repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor``"""
+def rot90(input: Tensor, k: int = 1, dims: Sequence[int] | int = (0,1)) -> Tensor:
+    """Schema: ``rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor``"""
+def fliplr(input: Tensor) -> Tensor:
+    """Schema: ``fliplr(Tensor self) -> Tensor``"""
+def flipud(input: Tensor) -> Tensor:
+    """Schema: ``flipud(Tensor self) -> Tensor``"""
+def ravel(input: Tensor) -> Tensor:
+    """Schema: ``ravel(Tensor(a) self) -> Tensor(a)``"""
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """Schema: ``take(Tensor self, Tensor index) -> Tensor``"""
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """Schema: ``take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor``"""
+@overload
+def atleast_1d(input: Tensor) -> Tensor:
+    """Schema: ``atleast_1d(Tensor self) -> Tensor``"""
+@overload
+def atleast_1d(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """Schema: ``atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]``"""
+@overload
+def atleast_2d(input: Tensor) -> Tensor:
+    """Schema: ``atleast_2d(Tensor self) -> Tensor``"""
+@overload
+def atleast_2d(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """Schema: ``atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]``"""
+@overload
+def atleast_3d(input: Tensor) -> Tensor:
+    """Schema: ``atleast_3d(Tensor self) -> Tensor``"""
+@overload
+def atleast_3d(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """Schema: ``atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]``"""
+def hstack(tensors: Sequence[Tensor]) -> Tensor:
+    """Schema: ``hstack(Tensor[] tensors) -> Tensor``"""
+def vstack(tensors: Sequence[Tensor]) -> Tensor:
+    """Schema: ``vstack(Tensor[] tensors) -> Tensor``"""
+def row_stack(tensors: Sequence[Tensor]) -> Tensor:
+    """Schema: ``vstack(Tensor[] tensors) -> Tensor``"""
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
+    """Schema: ``dstack(Tensor[] tensors) -> Tensor``"""
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
+    """Schema: ``column_stack(Tensor[] tensors) -> Tensor``"""
+@overload
+def tensor_split(input: Tensor, sections: int, dim: int = 0) -> list[Tensor]:
+    """Schema: ``tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]``"""
+@overload
+def tensor_split(input: Tensor, indices: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+    """Schema: ``tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]``"""
+@overload
+def tensor_split(input: Tensor, tensor_indices_or_sections: Tensor, dim: int = 0) -> list[Tensor]:
+    """Schema: ``tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]``"""
+@overload
+def hsplit(input: Tensor, sections: int) -> list[Tensor]:
+    """Schema: ``hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+@overload
+def hsplit(input: Tensor, indices: Sequence[int] | int) -> list[Tensor]:
+    """Schema: ``hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]``"""
+@overload
+def vsplit(input: Tensor, sections: int) -> list[Tensor]:
+    """Schema: ``vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+@overload
+def vsplit(input: Tensor, indices: Sequence[int] | int) -> list[Tensor]:
+    """Schema: ``vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]``"""
+@overload
+def dsplit(input: Tensor, sections: int) -> list[Tensor]:
+    """Schema: ``dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+@overload
+def dsplit(input: Tensor, indices: Sequence[int] | int) -> list[Tensor]:
+    """Schema: ``dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]``"""
+@overload
+def meshgrid(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """Schema: ``meshgrid(Tensor[] tensors) -> Tensor[]``"""
+@overload
+def meshgrid(tensors: Sequence[Tensor], *, indexing: str) -> list[Tensor]:
+    """Schema: ``meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]``"""
+def broadcast_to(input: Tensor, size: Sequence[int] | int) -> Tensor:
+    """Schema: ``broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
+def broadcast_tensors(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """Schema: ``broadcast_tensors(Tensor[] tensors) -> Tensor[]``"""
+def block_diag(tensors: Sequence[Tensor]) -> Tensor:
+    """Schema: ``block_diag(Tensor[] tensors) -> Tensor``"""
+def cartesian_prod(tensors: Sequence[Tensor]) -> Tensor:
+    """Schema: ``cartesian_prod(Tensor[] tensors) -> Tensor``"""
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
+    """Schema: ``combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor``"""
+@overload
+def index_fill(input: Tensor, dim: int, index: Tensor, value: Tensor) -> Tensor:
+    """Schema: ``index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor``"""
+@overload
+def index_fill(input: Tensor, dim: int, index: Tensor, value: int | float | bool) -> Tensor:
+    """Schema: ``index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor``"""
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """Schema: ``index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor``"""
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """Schema: ``masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor``"""
+def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+    """Schema: ``select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor``"""
+def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
+    """Schema: ``slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor``"""
+def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """Schema: ``diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor``"""
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    """Schema: ``scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor``"""
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """Schema: ``put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor``"""
+def einsum(equation: str, tensors: Sequence[Tensor], *, path: Sequence[int] | int | None = None) -> Tensor:
+    """Schema: ``einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor``"""
+def tensordot(input: Tensor, other: Tensor, dims_self: Sequence[int] | int, dims_other: Sequence[int] | int) -> Tensor:
+    """Schema: ``tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor``"""
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``inner(Tensor self, Tensor other) -> Tensor``"""
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``vdot(Tensor self, Tensor other) -> Tensor``"""
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``kron(Tensor self, Tensor other) -> Tensor``"""
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+def addmv_(input: Tensor, mat: Tensor, vec: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+def chain_matmul(matrices: Sequence[Tensor]) -> Tensor:
+    """Schema: ``chain_matmul(Tensor[] matrices) -> Tensor``"""
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+    """Schema: ``cross(Tensor self, Tensor other, int? dim=None) -> Tensor``"""
+def cdist(x1: Tensor, x2: Tensor, p: float = 2, compute_mode: int | None = None) -> Tensor:
+    """Schema: ``cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor``"""
 @overload
 def sum(input: Tensor, *, dtype: dtype | None = None) -> Tensor:
     """Schema: ``sum(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
@@ -436,8 +883,122 @@ def norm(input: Tensor, p: int | float | bool = 2) -> Tensor:
 @overload
 def norm(input: Tensor, p: int | float | bool | None, dim: Sequence[int] | int, keepdim: bool = False) -> Tensor:
     """Schema: ``norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor``"""
-def cumsum(input: Tensor, dim: int, *, dtype: dtype | None = None) -> Tensor:
+def cumsum(input: Tensor, dim: int, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
     """Schema: ``cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
+def cumprod(input: Tensor, dim: int, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
+    """Schema: ``cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
+def cummax(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
+    """Schema: ``cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+def cummin(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
+    """Schema: ``cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+def logcumsumexp(input: Tensor, dim: int, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``logcumsumexp(Tensor self, int dim) -> Tensor``"""
+@overload
+def count_nonzero(input: Tensor, dim: Sequence[int] | int) -> Tensor:
+    """Schema: ``count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor``"""
+@overload
+def count_nonzero(input: Tensor, dim: int | None = None) -> Tensor:
+    """Schema: ``count_nonzero(Tensor self, int? dim=None) -> Tensor``"""
+def nansum(input: Tensor, dim: Sequence[int] | int | None = None, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
+    """Schema: ``nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+def nanmean(input: Tensor, dim: Sequence[int] | int | None = None, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
+    """Schema: ``nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+@overload
+def std_mean(input: Tensor, unbiased: bool = True) -> tuple[Tensor, Tensor]:
+    """Schema: ``std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)``"""
+@overload
+def std_mean(input: Tensor, dim: Sequence[int] | int | None, unbiased: bool = True, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)``"""
+@overload
+def std_mean(input: Tensor, dim: Sequence[int] | int | None = None, *, correction: int | float | bool | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)``"""
+@overload
+def var_mean(input: Tensor, unbiased: bool = True) -> tuple[Tensor, Tensor]:
+    """Schema: ``var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)``"""
+@overload
+def var_mean(input: Tensor, dim: Sequence[int] | int | None, unbiased: bool = True, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)``"""
+@overload
+def var_mean(input: Tensor, dim: Sequence[int] | int | None = None, *, correction: int | float | bool | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)``"""
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)``"""
+@overload
+def median(input: Tensor) -> Tensor:
+    """Schema: ``median(Tensor self) -> Tensor``"""
+@overload
+def median(input: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+@overload
+def nanmedian(input: Tensor) -> Tensor:
+    """Schema: ``nanmedian(Tensor self) -> Tensor``"""
+@overload
+def nanmedian(input: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+@overload
+def quantile(input: Tensor, q: Tensor, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+    """Schema: ``quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+@overload
+def quantile(input: Tensor, q: float, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+    """Schema: ``quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+@overload
+def nanquantile(input: Tensor, q: Tensor, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+    """Schema: ``nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+@overload
+def nanquantile(input: Tensor, q: float, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+    """Schema: ``nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor``"""
+@overload
+def trapezoid(y: Tensor, x: Tensor, *, dim: int = -1) -> Tensor:
+    """Schema: ``trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor``"""
+@overload
+def trapezoid(y: Tensor, *, dx: int | float | bool = 1, dim: int = -1) -> Tensor:
+    """Schema: ``trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor``"""
+@overload
+def trapz(y: Tensor, x: Tensor, *, dim: int = -1) -> Tensor:
+    """Schema: ``trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor``"""
+@overload
+def trapz(y: Tensor, *, dx: int | float | bool = 1, dim: int = -1) -> Tensor:
+    """Schema: ``trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor``"""
+@overload
+def cumulative_trapezoid(y: Tensor, x: Tensor, *, dim: int = -1) -> Tensor:
+    """Schema: ``cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor``"""
+@overload
+def cumulative_trapezoid(y: Tensor, *, dx: int | float | bool = 1, dim: int = -1) -> Tensor:
+    """Schema: ``cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor``"""
+@overload
+def searchsorted(sorted_sequence: Tensor, input: Tensor, *, out_int32: bool = False, right: bool = False, side: str | None = None, sorter: Tensor | None = None, out: Tensor | None = None) -> Tensor:
+    """Schema: ``searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor``"""
+@overload
+def searchsorted(sorted_sequence: Tensor, input: int | float | bool, *, out_int32: bool = False, right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:
+    """Schema: ``searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor``"""
+@overload
+def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, out: Tensor | None = None) -> Tensor:
+    """Schema: ``bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor``"""
+@overload
+def bucketize(input: int | float | bool, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
+    """Schema: ``bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor``"""
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """Schema: ``bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor``"""
+def histc(input: Tensor, bins: int = 100, min: int | float | bool = 0, max: int | float | bool = 0, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor``"""
+@overload
+def histogram(input: Tensor, bins: Tensor, *, weight: Tensor | None = None, density: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)``"""
+@overload
+def histogram(input: Tensor, bins: int = 100, *, range: Sequence[float] | None = None, weight: Tensor | None = None, density: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)``"""
+def _unique2(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)``"""
+def unique_dim(input: Tensor, dim: int, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)``"""
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)``"""
 def _softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
     """Schema: ``_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
 def _log_softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
@@ -538,6 +1099,36 @@ def hardtanh(input: Tensor, min_val: int | float | bool = -1, max_val: int | flo
     """Schema: ``hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor``"""
 def hardtanh_(input: Tensor, min_val: int | float | bool = -1, max_val: int | float | bool = 1) -> Tensor:
     """Schema: ``hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)``"""
+def log_sigmoid(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``log_sigmoid(Tensor self) -> Tensor``"""
+def hardswish(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``hardswish(Tensor self) -> Tensor``"""
+def hardswish_(input: Tensor) -> Tensor:
+    """Schema: ``hardswish_(Tensor(a!) self) -> Tensor(a!)``"""
+def hardsigmoid(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``hardsigmoid(Tensor self) -> Tensor``"""
+def hardsigmoid_(input: Tensor) -> Tensor:
+    """Schema: ``hardsigmoid_(Tensor(a!) self) -> Tensor(a!)``"""
+def mish(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``mish(Tensor self) -> Tensor``"""
+def mish_(input: Tensor) -> Tensor:
+    """Schema: ``mish_(Tensor(a!) self) -> Tensor(a!)``"""
+def celu(input: Tensor, alpha: int | float | bool = 1.0) -> Tensor:
+    """Schema: ``celu(Tensor self, Scalar alpha=1.0) -> Tensor``"""
+def celu_(input: Tensor, alpha: int | float | bool = 1.0) -> Tensor:
+    """Schema: ``celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)``"""
+def selu(input: Tensor) -> Tensor:
+    """Schema: ``selu(Tensor self) -> Tensor``"""
+def selu_(input: Tensor) -> Tensor:
+    """Schema: ``selu_(Tensor(a!) self) -> Tensor(a!)``"""
+def threshold(input: Tensor, threshold: int | float | bool, value: int | float | bool, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor``"""
+def threshold_(input: Tensor, threshold: int | float | bool, value: int | float | bool) -> Tensor:
+    """Schema: ``threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)``"""
+def hardshrink(input: Tensor, lambd: int | float | bool = 0.5, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
+def softshrink(input: Tensor, lambd: int | float | bool = 0.5, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``softshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
 def dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Schema: ``dropout(Tensor input, float p, bool train) -> Tensor``"""
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -586,6 +1177,14 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     """Schema: ``conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor``"""
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1, 1), padding: Sequence[int] | int = (0, 0), output_padding: Sequence[int] | int = (0, 0), groups: int = 1, dilation: Sequence[int] | int = (1, 1)) -> Tensor:
     """Schema: ``conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor``"""
+@overload
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1, 1, 1), padding: Sequence[int] | int = (0, 0, 0), dilation: Sequence[int] | int = (1, 1, 1), groups: int = 1) -> Tensor:
+    """Schema: ``conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor``"""
+@overload
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1, 1, 1), padding: str = "valid", dilation: Sequence[int] | int = (1, 1, 1), groups: int = 1) -> Tensor:
+    """Schema: ``conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding='valid', SymInt[3] dilation=1, SymInt groups=1) -> Tensor``"""
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Sequence[int] | int = (1, 1, 1), padding: Sequence[int] | int = (0, 0, 0), output_padding: Sequence[int] | int = (0, 0, 0), groups: int = 1, dilation: Sequence[int] | int = (1, 1, 1)) -> Tensor:
+    """Schema: ``conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor``"""
 def max_pool2d_with_indices(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0), dilation: Sequence[int] | int = (1, 1), ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
     """Schema: ``max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)``"""
 def max_pool2d_with_indices_backward(grad_output: Tensor, input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int, padding: Sequence[int] | int, dilation: Sequence[int] | int, ceil_mode: bool, indices: Tensor) -> Tensor:
@@ -600,6 +1199,90 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Sequence[int] | int) -> Tens
     """Schema: ``adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor``"""
 def _adaptive_avg_pool2d_backward(grad_output: Tensor, input: Tensor) -> Tensor:
     """Schema: ``_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor``"""
+def avg_pool1d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0), ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+    """Schema: ``avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor``"""
+def max_pool1d_with_indices(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0), dilation: Sequence[int] | int = (1), ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)``"""
+def max_pool1d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0), dilation: Sequence[int] | int = (1), ceil_mode: bool = False) -> Tensor:
+    """Schema: ``max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor``"""
+def adaptive_avg_pool1d(input: Tensor, output_size: Sequence[int] | int) -> Tensor:
+    """Schema: ``adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor``"""
+def adaptive_avg_pool3d(input: Tensor, output_size: Sequence[int] | int) -> Tensor:
+    """Schema: ``adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor``"""
+def adaptive_max_pool1d(input: Tensor, output_size: Sequence[int] | int) -> tuple[Tensor, Tensor]:
+    """Schema: ``adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)``"""
+def adaptive_max_pool2d(input: Tensor, output_size: Sequence[int] | int) -> tuple[Tensor, Tensor]:
+    """Schema: ``adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)``"""
+def adaptive_max_pool3d(input: Tensor, output_size: Sequence[int] | int) -> tuple[Tensor, Tensor]:
+    """Schema: ``adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)``"""
+def max_pool3d_with_indices(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0, 0), dilation: Sequence[int] | int = (1, 1, 1), ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)``"""
+def max_pool3d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0, 0), dilation: Sequence[int] | int = (1, 1, 1), ceil_mode: bool = False) -> Tensor:
+    """Schema: ``max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor``"""
+def avg_pool3d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """Schema: ``avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor``"""
+def constant_pad_nd(input: Tensor, pad: Sequence[int] | int, value: int | float | bool = 0) -> Tensor:
+    """Schema: ``constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor``"""
+def pad(input: Tensor, pad: Sequence[int] | int, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Schema: ``pad(Tensor self, SymInt[] pad, str mode='constant', float? value=None) -> Tensor``"""
+def upsample_nearest1d(input: Tensor, output_size: Sequence[int] | int | None, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+def upsample_nearest2d(input: Tensor, output_size: Sequence[int] | int | None, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+def upsample_nearest3d(input: Tensor, output_size: Sequence[int] | int | None, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+def _upsample_nearest_exact1d(input: Tensor, output_size: Sequence[int] | int | None, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+def _upsample_nearest_exact2d(input: Tensor, output_size: Sequence[int] | int | None, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+def _upsample_nearest_exact3d(input: Tensor, output_size: Sequence[int] | int | None, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
+def upsample_linear1d(input: Tensor, output_size: Sequence[int] | int | None, align_corners: bool, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+def upsample_bilinear2d(input: Tensor, output_size: Sequence[int] | int | None, align_corners: bool, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+def upsample_trilinear3d(input: Tensor, output_size: Sequence[int] | int | None, align_corners: bool, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+def upsample_bicubic2d(input: Tensor, output_size: Sequence[int] | int | None, align_corners: bool, scale_factors: Sequence[float] | None) -> Tensor:
+    """Schema: ``upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor``"""
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """Schema: ``pixel_shuffle(Tensor self, int upscale_factor) -> Tensor``"""
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """Schema: ``pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor``"""
+def im2col(input: Tensor, kernel_size: Sequence[int] | int, dilation: Sequence[int] | int, padding: Sequence[int] | int, stride: Sequence[int] | int) -> Tensor:
+    """Schema: ``im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor``"""
+def col2im(input: Tensor, output_size: Sequence[int] | int, kernel_size: Sequence[int] | int, dilation: Sequence[int] | int, padding: Sequence[int] | int, stride: Sequence[int] | int) -> Tensor:
+    """Schema: ``col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor``"""
+def affine_grid_generator(theta: Tensor, size: Sequence[int] | int, align_corners: bool) -> Tensor:
+    """Schema: ``affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor``"""
+def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool) -> Tensor:
+    """Schema: ``grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor``"""
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-08) -> Tensor:
+    """Schema: ``cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor``"""
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2, eps: float = 1e-06, keepdim: bool = False) -> Tensor:
+    """Schema: ``pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor``"""
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """Schema: ``glu(Tensor self, int dim=-1) -> Tensor``"""
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """Schema: ``prelu(Tensor self, Tensor weight) -> Tensor``"""
+def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``feature_dropout(Tensor input, float p, bool train) -> Tensor``"""
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, reduction: int = 1) -> Tensor:
+    """Schema: ``margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor``"""
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 1) -> Tensor:
+    """Schema: ``hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor``"""
+def soft_margin_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
+    """Schema: ``soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, reduction: int = 1) -> Tensor:
+    """Schema: ``cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor``"""
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2, eps: float = 1e-06, swap: bool = False, reduction: int = 1) -> Tensor:
+    """Schema: ``triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor``"""
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool, eps: float, reduction: int) -> Tensor:
+    """Schema: ``poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor``"""
+def multi_margin_loss(input: Tensor, target: Tensor, p: int | float | bool = 1, margin: int | float | bool = 1, weight: Tensor | None = None, reduction: int = 1) -> Tensor:
+    """Schema: ``multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor``"""
+def multilabel_margin_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
+    """Schema: ``multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
 def native_layer_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tensor | None, bias: Tensor | None, eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """Schema: ``native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)``"""
 def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None, running_var: Tensor | None, training: bool, momentum: float, eps: float) -> tuple[Tensor, Tensor, Tensor]:
@@ -618,3 +1301,27 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tenso
     """Schema: ``rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor``"""
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None, dropout_p: float = 0.0, is_causal: bool = False, *, scale: float | None = None, enable_gqa: bool = False) -> Tensor:
     """Schema: ``scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor``"""
+def inverse(input: Tensor) -> Tensor:
+    """Schema: ``inverse(Tensor self) -> Tensor``"""
+def det(input: Tensor) -> Tensor:
+    """Schema: ``det(Tensor self) -> Tensor``"""
+def logdet(input: Tensor) -> Tensor:
+    """Schema: ``logdet(Tensor self) -> Tensor``"""
+def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
+    """Schema: ``slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)``"""
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)``"""
+def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+    """Schema: ``cholesky(Tensor self, bool upper=False) -> Tensor``"""
+def qr(input: Tensor, some: bool = True) -> tuple[Tensor, Tensor]:
+    """Schema: ``qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)``"""
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+    """Schema: ``pinverse(Tensor self, float rcond=1e-15) -> Tensor``"""
+def matrix_power(input: Tensor, n: int) -> Tensor:
+    """Schema: ``matrix_power(Tensor self, int n) -> Tensor``"""
+def matrix_exp(input: Tensor) -> Tensor:
+    """Schema: ``matrix_exp(Tensor self) -> Tensor``"""
+def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
+    """Schema: ``cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor``"""
+def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
+    """Schema: ``cholesky_inverse(Tensor self, bool upper=False) -> Tensor``"""

@@ -10,16 +10,32 @@ _neg_overloads = (
     _Overload("neg", (), "neg", 'neg_out'),
 )
 
+_negative_overloads = (
+    _Overload("negative", (), "neg", 'neg_out'),
+)
+
 _neg__overloads = (
     _Overload("neg_", (), "neg_", None),
+)
+
+_negative__overloads = (
+    _Overload("negative_", (), "neg_", None),
 )
 
 _abs_overloads = (
     _Overload("abs", (), "abs", 'abs_out'),
 )
 
+_absolute_overloads = (
+    _Overload("absolute", (), "abs", 'abs_out'),
+)
+
 _abs__overloads = (
     _Overload("abs_", (), "abs_", None),
+)
+
+_absolute__overloads = (
+    _Overload("absolute_", (), "abs_", None),
 )
 
 _sign_overloads = (
@@ -130,8 +146,16 @@ _atan_overloads = (
     _Overload("atan", (), "atan", 'atan_out'),
 )
 
+_arctan_overloads = (
+    _Overload("arctan", (), "atan", 'atan_out'),
+)
+
 _atan__overloads = (
     _Overload("atan_", (), "atan_", None),
+)
+
+_arctan__overloads = (
+    _Overload("arctan_", (), "atan_", None),
 )
 
 _tanh_overloads = (
@@ -140,6 +164,330 @@ _tanh_overloads = (
 
 _tanh__overloads = (
     _Overload("tanh_", (), "tanh_", None),
+)
+
+_bitwise_and_overloads = (
+    _Overload("bitwise_and", (('other', 'Tensor', _R, False), ), "bitwise_and_Tensor", 'bitwise_and_Tensor_out'),
+    _Overload("bitwise_and", (('other', 'Scalar', _R, False), ), "bitwise_and_Scalar", None),
+)
+
+_bitwise_and__overloads = (
+    _Overload("bitwise_and_", (('other', 'Tensor', _R, False), ), "bitwise_and__Tensor", None),
+    _Overload("bitwise_and_", (('other', 'Scalar', _R, False), ), "bitwise_and__Scalar", None),
+)
+
+_bitwise_or_overloads = (
+    _Overload("bitwise_or", (('other', 'Tensor', _R, False), ), "bitwise_or_Tensor", 'bitwise_or_Tensor_out'),
+    _Overload("bitwise_or", (('other', 'Scalar', _R, False), ), "bitwise_or_Scalar", None),
+)
+
+_bitwise_or__overloads = (
+    _Overload("bitwise_or_", (('other', 'Tensor', _R, False), ), "bitwise_or__Tensor", None),
+    _Overload("bitwise_or_", (('other', 'Scalar', _R, False), ), "bitwise_or__Scalar", None),
+)
+
+_bitwise_xor_overloads = (
+    _Overload("bitwise_xor", (('other', 'Tensor', _R, False), ), "bitwise_xor_Tensor", 'bitwise_xor_Tensor_out'),
+    _Overload("bitwise_xor", (('other', 'Scalar', _R, False), ), "bitwise_xor_Scalar", None),
+)
+
+_bitwise_xor__overloads = (
+    _Overload("bitwise_xor_", (('other', 'Tensor', _R, False), ), "bitwise_xor__Tensor", None),
+    _Overload("bitwise_xor_", (('other', 'Scalar', _R, False), ), "bitwise_xor__Scalar", None),
+)
+
+_bitwise_left_shift_overloads = (
+    _Overload("bitwise_left_shift", (('other', 'Tensor', _R, False), ), "bitwise_left_shift_Tensor", 'bitwise_left_shift_Tensor_out'),
+    _Overload("bitwise_left_shift", (('other', 'Scalar', _R, False), ), "bitwise_left_shift_Tensor_Scalar", None),
+)
+
+_bitwise_left_shift__overloads = (
+    _Overload("bitwise_left_shift_", (('other', 'Tensor', _R, False), ), "bitwise_left_shift__Tensor", None),
+    _Overload("bitwise_left_shift_", (('other', 'Scalar', _R, False), ), "bitwise_left_shift__Tensor_Scalar", None),
+)
+
+_bitwise_right_shift_overloads = (
+    _Overload("bitwise_right_shift", (('other', 'Tensor', _R, False), ), "bitwise_right_shift_Tensor", 'bitwise_right_shift_Tensor_out'),
+    _Overload("bitwise_right_shift", (('other', 'Scalar', _R, False), ), "bitwise_right_shift_Tensor_Scalar", None),
+)
+
+_bitwise_right_shift__overloads = (
+    _Overload("bitwise_right_shift_", (('other', 'Tensor', _R, False), ), "bitwise_right_shift__Tensor", None),
+    _Overload("bitwise_right_shift_", (('other', 'Scalar', _R, False), ), "bitwise_right_shift__Tensor_Scalar", None),
+)
+
+_heaviside_overloads = (
+    _Overload("heaviside", (('values', 'Tensor', _R, False), ), "heaviside", 'heaviside_out'),
+)
+
+_heaviside__overloads = (
+    _Overload("heaviside_", (('values', 'Tensor', _R, False), ), "heaviside_", None),
+)
+
+_nan_to_num_overloads = (
+    _Overload("nan_to_num", (('nan', 'float?', None, False), ('posinf', 'float?', None, False), ('neginf', 'float?', None, False), ), "nan_to_num", 'nan_to_num_out'),
+)
+
+_nan_to_num__overloads = (
+    _Overload("nan_to_num_", (('nan', 'float?', None, False), ('posinf', 'float?', None, False), ('neginf', 'float?', None, False), ), "nan_to_num_", None),
+)
+
+_logit_overloads = (
+    _Overload("logit", (('eps', 'float?', None, False), ), "logit", 'logit_out'),
+)
+
+_logit__overloads = (
+    _Overload("logit_", (('eps', 'float?', None, False), ), "logit_", None),
+)
+
+_positive_overloads = (
+    _Overload("positive", (), "positive", None),
+)
+
+_float_power_overloads = (
+    _Overload("float_power", (('exponent', 'Tensor', _R, False), ), "float_power_Tensor_Tensor", 'float_power_Tensor_Tensor_out'),
+    _Overload("float_power", (('exponent', 'Scalar', _R, False), ), "float_power_Tensor_Scalar", None),
+)
+
+_float_power__overloads = (
+    _Overload("float_power_", (('exponent', 'Tensor', _R, False), ), "float_power__Tensor", None),
+    _Overload("float_power_", (('exponent', 'Scalar', _R, False), ), "float_power__Scalar", None),
+)
+
+_erfinv_overloads = (
+    _Overload("erfinv", (), "erfinv", 'erfinv_out'),
+)
+
+_erfinv__overloads = (
+    _Overload("erfinv_", (), "erfinv_", None),
+)
+
+_fmax_overloads = (
+    _Overload("fmax", (('other', 'Tensor', _R, False), ), "fmax", 'fmax_out'),
+)
+
+_fmin_overloads = (
+    _Overload("fmin", (('other', 'Tensor', _R, False), ), "fmin", 'fmin_out'),
+)
+
+_isposinf_overloads = (
+    _Overload("isposinf", (), "isposinf", 'isposinf_out'),
+)
+
+_isneginf_overloads = (
+    _Overload("isneginf", (), "isneginf", 'isneginf_out'),
+)
+
+_asin_overloads = (
+    _Overload("asin", (), "asin", 'asin_out'),
+)
+
+_arcsin_overloads = (
+    _Overload("arcsin", (), "asin", 'asin_out'),
+)
+
+_asin__overloads = (
+    _Overload("asin_", (), "asin_", None),
+)
+
+_arcsin__overloads = (
+    _Overload("arcsin_", (), "asin_", None),
+)
+
+_acos_overloads = (
+    _Overload("acos", (), "acos", 'acos_out'),
+)
+
+_arccos_overloads = (
+    _Overload("arccos", (), "acos", 'acos_out'),
+)
+
+_acos__overloads = (
+    _Overload("acos_", (), "acos_", None),
+)
+
+_arccos__overloads = (
+    _Overload("arccos_", (), "acos_", None),
+)
+
+_sinh_overloads = (
+    _Overload("sinh", (), "sinh", 'sinh_out'),
+)
+
+_sinh__overloads = (
+    _Overload("sinh_", (), "sinh_", None),
+)
+
+_cosh_overloads = (
+    _Overload("cosh", (), "cosh", 'cosh_out'),
+)
+
+_cosh__overloads = (
+    _Overload("cosh_", (), "cosh_", None),
+)
+
+_asinh_overloads = (
+    _Overload("asinh", (), "asinh", 'asinh_out'),
+)
+
+_arcsinh_overloads = (
+    _Overload("arcsinh", (), "asinh", 'asinh_out'),
+)
+
+_asinh__overloads = (
+    _Overload("asinh_", (), "asinh_", None),
+)
+
+_arcsinh__overloads = (
+    _Overload("arcsinh_", (), "asinh_", None),
+)
+
+_acosh_overloads = (
+    _Overload("acosh", (), "acosh", 'acosh_out'),
+)
+
+_arccosh_overloads = (
+    _Overload("arccosh", (), "acosh", 'acosh_out'),
+)
+
+_acosh__overloads = (
+    _Overload("acosh_", (), "acosh_", None),
+)
+
+_arccosh__overloads = (
+    _Overload("arccosh_", (), "acosh_", None),
+)
+
+_atanh_overloads = (
+    _Overload("atanh", (), "atanh", 'atanh_out'),
+)
+
+_arctanh_overloads = (
+    _Overload("arctanh", (), "atanh", 'atanh_out'),
+)
+
+_atanh__overloads = (
+    _Overload("atanh_", (), "atanh_", None),
+)
+
+_arctanh__overloads = (
+    _Overload("arctanh_", (), "atanh_", None),
+)
+
+_erfc_overloads = (
+    _Overload("erfc", (), "erfc", 'erfc_out'),
+)
+
+_erfc__overloads = (
+    _Overload("erfc_", (), "erfc_", None),
+)
+
+_lgamma_overloads = (
+    _Overload("lgamma", (), "lgamma", 'lgamma_out'),
+)
+
+_lgamma__overloads = (
+    _Overload("lgamma_", (), "lgamma_", None),
+)
+
+_exp2_overloads = (
+    _Overload("exp2", (), "exp2", 'exp2_out'),
+)
+
+_exp2__overloads = (
+    _Overload("exp2_", (), "exp2_", None),
+)
+
+_sinc_overloads = (
+    _Overload("sinc", (), "sinc", 'sinc_out'),
+)
+
+_sinc__overloads = (
+    _Overload("sinc_", (), "sinc_", None),
+)
+
+_deg2rad_overloads = (
+    _Overload("deg2rad", (), "deg2rad", 'deg2rad_out'),
+)
+
+_deg2rad__overloads = (
+    _Overload("deg2rad_", (), "deg2rad_", None),
+)
+
+_rad2deg_overloads = (
+    _Overload("rad2deg", (), "rad2deg", 'rad2deg_out'),
+)
+
+_rad2deg__overloads = (
+    _Overload("rad2deg_", (), "rad2deg_", None),
+)
+
+_frac_overloads = (
+    _Overload("frac", (), "frac", 'frac_out'),
+)
+
+_frac__overloads = (
+    _Overload("frac_", (), "frac_", None),
+)
+
+_sgn_overloads = (
+    _Overload("sgn", (), "sgn", 'sgn_out'),
+)
+
+_sgn__overloads = (
+    _Overload("sgn_", (), "sgn_", None),
+)
+
+_digamma_overloads = (
+    _Overload("digamma", (), "digamma", 'digamma_out'),
+)
+
+_digamma__overloads = (
+    _Overload("digamma_", (), "digamma_", None),
+)
+
+_polygamma_overloads = (
+    _Overload("polygamma", (('n', 'int', _R, False), ), "polygamma", 'polygamma_out', self_at=1),
+)
+
+_signbit_overloads = (
+    _Overload("signbit", (), "signbit", 'signbit_out'),
+)
+
+_hypot_overloads = (
+    _Overload("hypot", (('other', 'Tensor', _R, False), ), "hypot", 'hypot_out'),
+)
+
+_hypot__overloads = (
+    _Overload("hypot_", (('other', 'Tensor', _R, False), ), "hypot_", None),
+)
+
+_logaddexp_overloads = (
+    _Overload("logaddexp", (('other', 'Tensor', _R, False), ), "logaddexp", 'logaddexp_out'),
+)
+
+_logaddexp2_overloads = (
+    _Overload("logaddexp2", (('other', 'Tensor', _R, False), ), "logaddexp2", 'logaddexp2_out'),
+)
+
+_xlogy_overloads = (
+    _Overload("xlogy", (('other', 'Tensor', _R, False), ), "xlogy_Tensor", 'xlogy_OutTensor'),
+    _Overload("xlogy", (('other', 'Scalar', _R, False), ), "xlogy_Scalar_Other", None),
+)
+
+_xlogy__overloads = (
+    _Overload("xlogy_", (('other', 'Tensor', _R, False), ), "xlogy__Tensor", None),
+    _Overload("xlogy_", (('other', 'Scalar', _R, False), ), "xlogy__Scalar_Other", None),
+)
+
+_copysign_overloads = (
+    _Overload("copysign", (('other', 'Tensor', _R, False), ), "copysign_Tensor", 'copysign_out'),
+    _Overload("copysign", (('other', 'Scalar', _R, False), ), "copysign_Scalar", None),
+)
+
+_copysign__overloads = (
+    _Overload("copysign_", (('other', 'Tensor', _R, False), ), "copysign__Tensor", None),
+    _Overload("copysign_", (('other', 'Scalar', _R, False), ), "copysign__Scalar", None),
 )
 
 _sigmoid_overloads = (
@@ -199,8 +547,16 @@ _trunc_overloads = (
     _Overload("trunc", (), "trunc", 'trunc_out'),
 )
 
+_fix_overloads = (
+    _Overload("fix", (), "trunc", 'trunc_out'),
+)
+
 _trunc__overloads = (
     _Overload("trunc_", (), "trunc_", None),
+)
+
+_fix__overloads = (
+    _Overload("fix_", (), "trunc_", None),
 )
 
 _isnan_overloads = (
@@ -250,9 +606,19 @@ _sub_overloads = (
     _Overload("sub", (('other', 'Scalar', _R, False), ('alpha', 'Scalar', 1, False), ), "sub_Scalar", None),
 )
 
+_subtract_overloads = (
+    _Overload("subtract", (('other', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "sub_Tensor", 'sub_out'),
+    _Overload("subtract", (('other', 'Scalar', _R, False), ('alpha', 'Scalar', 1, False), ), "sub_Scalar", None),
+)
+
 _sub__overloads = (
     _Overload("sub_", (('other', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "sub__Tensor", None),
     _Overload("sub_", (('other', 'Scalar', _R, False), ('alpha', 'Scalar', 1, False), ), "sub__Scalar", None),
+)
+
+_subtract__overloads = (
+    _Overload("subtract_", (('other', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "sub__Tensor", None),
+    _Overload("subtract_", (('other', 'Scalar', _R, False), ('alpha', 'Scalar', 1, False), ), "sub__Scalar", None),
 )
 
 _mul_overloads = (
@@ -260,9 +626,19 @@ _mul_overloads = (
     _Overload("mul", (('other', 'Scalar', _R, False), ), "mul_Scalar", None),
 )
 
+_multiply_overloads = (
+    _Overload("multiply", (('other', 'Tensor', _R, False), ), "mul_Tensor", 'mul_out'),
+    _Overload("multiply", (('other', 'Scalar', _R, False), ), "mul_Scalar", None),
+)
+
 _mul__overloads = (
     _Overload("mul_", (('other', 'Tensor', _R, False), ), "mul__Tensor", None),
     _Overload("mul_", (('other', 'Scalar', _R, False), ), "mul__Scalar", None),
+)
+
+_multiply__overloads = (
+    _Overload("multiply_", (('other', 'Tensor', _R, False), ), "mul__Tensor", None),
+    _Overload("multiply_", (('other', 'Scalar', _R, False), ), "mul__Scalar", None),
 )
 
 _div_overloads = (
@@ -272,9 +648,33 @@ _div_overloads = (
     _Overload("div", (('other', 'Scalar', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Scalar_mode", None),
 )
 
+_divide_overloads = (
+    _Overload("divide", (('other', 'Tensor', _R, False), ), "div_Tensor", 'div_out'),
+    _Overload("divide", (('other', 'Tensor', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Tensor_mode", None),
+    _Overload("divide", (('other', 'Scalar', _R, False), ), "div_Scalar", None),
+    _Overload("divide", (('other', 'Scalar', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Scalar_mode", None),
+)
+
+_true_divide_overloads = (
+    _Overload("true_divide", (('other', 'Tensor', _R, False), ), "div_Tensor", 'div_out'),
+    _Overload("true_divide", (('other', 'Tensor', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Tensor_mode", None),
+    _Overload("true_divide", (('other', 'Scalar', _R, False), ), "div_Scalar", None),
+    _Overload("true_divide", (('other', 'Scalar', _R, False), ('rounding_mode', 'str?', _R, True), ), "div_Scalar_mode", None),
+)
+
 _div__overloads = (
     _Overload("div_", (('other', 'Tensor', _R, False), ), "div__Tensor", None),
     _Overload("div_", (('other', 'Scalar', _R, False), ), "div__Scalar", None),
+)
+
+_divide__overloads = (
+    _Overload("divide_", (('other', 'Tensor', _R, False), ), "div__Tensor", None),
+    _Overload("divide_", (('other', 'Scalar', _R, False), ), "div__Scalar", None),
+)
+
+_true_divide__overloads = (
+    _Overload("true_divide_", (('other', 'Tensor', _R, False), ), "div__Tensor", None),
+    _Overload("true_divide_", (('other', 'Scalar', _R, False), ), "div__Scalar", None),
 )
 
 _remainder_overloads = (
@@ -329,8 +729,16 @@ _atan2_overloads = (
     _Overload("atan2", (('other', 'Tensor', _R, False), ), "atan2", None),
 )
 
+_arctan2_overloads = (
+    _Overload("arctan2", (('other', 'Tensor', _R, False), ), "atan2", None),
+)
+
 _atan2__overloads = (
     _Overload("atan2_", (('other', 'Tensor', _R, False), ), "atan2_", None),
+)
+
+_arctan2__overloads = (
+    _Overload("arctan2_", (('other', 'Tensor', _R, False), ), "atan2_", None),
 )
 
 _clamp_min_overloads = (
@@ -398,9 +806,19 @@ _ne_overloads = (
     _Overload("ne", (('other', 'Scalar', _R, False), ), "ne_Scalar", None),
 )
 
+_not_equal_overloads = (
+    _Overload("not_equal", (('other', 'Tensor', _R, False), ), "ne_Tensor", None),
+    _Overload("not_equal", (('other', 'Scalar', _R, False), ), "ne_Scalar", None),
+)
+
 _lt_overloads = (
     _Overload("lt", (('other', 'Tensor', _R, False), ), "lt_Tensor", None),
     _Overload("lt", (('other', 'Scalar', _R, False), ), "lt_Scalar", None),
+)
+
+_less_overloads = (
+    _Overload("less", (('other', 'Tensor', _R, False), ), "lt_Tensor", None),
+    _Overload("less", (('other', 'Scalar', _R, False), ), "lt_Scalar", None),
 )
 
 _le_overloads = (
@@ -408,14 +826,29 @@ _le_overloads = (
     _Overload("le", (('other', 'Scalar', _R, False), ), "le_Scalar", None),
 )
 
+_less_equal_overloads = (
+    _Overload("less_equal", (('other', 'Tensor', _R, False), ), "le_Tensor", None),
+    _Overload("less_equal", (('other', 'Scalar', _R, False), ), "le_Scalar", None),
+)
+
 _gt_overloads = (
     _Overload("gt", (('other', 'Tensor', _R, False), ), "gt_Tensor", None),
     _Overload("gt", (('other', 'Scalar', _R, False), ), "gt_Scalar", None),
 )
 
+_greater_overloads = (
+    _Overload("greater", (('other', 'Tensor', _R, False), ), "gt_Tensor", None),
+    _Overload("greater", (('other', 'Scalar', _R, False), ), "gt_Scalar", None),
+)
+
 _ge_overloads = (
     _Overload("ge", (('other', 'Tensor', _R, False), ), "ge_Tensor", None),
     _Overload("ge", (('other', 'Scalar', _R, False), ), "ge_Scalar", None),
+)
+
+_greater_equal_overloads = (
+    _Overload("greater_equal", (('other', 'Tensor', _R, False), ), "ge_Tensor", None),
+    _Overload("greater_equal", (('other', 'Scalar', _R, False), ), "ge_Scalar", None),
 )
 
 _logical_and_overloads = (
@@ -436,11 +869,28 @@ _where_overloads = (
 )
 
 _clamp_overloads = (
+    _Overload("clamp", (('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp_Tensor", None),
     _Overload("clamp", (('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp", None),
+)
+
+_clip_overloads = (
+    _Overload("clip", (('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp_Tensor", None),
+    _Overload("clip", (('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp", None),
+)
+
+_clamp__overloads = (
+    _Overload("clamp_", (('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp__Tensor", None),
+    _Overload("clamp_", (('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp_", None),
+)
+
+_clip__overloads = (
+    _Overload("clip_", (('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp__Tensor", None),
+    _Overload("clip_", (('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp_", None),
 )
 
 _view_overloads = (
     _Overload("view", (('size', 'SymInt[]', _R, False), ), "view", None),
+    _Overload("view", (('dtype', 'ScalarType', _R, False), ), "view_dtype", None),
 )
 
 _as_strided_overloads = (
@@ -449,6 +899,14 @@ _as_strided_overloads = (
 
 _transpose_overloads = (
     _Overload("transpose", (('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_int", None),
+)
+
+_swapaxes_overloads = (
+    _Overload("swapaxes", (('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_int", None),
+)
+
+_swapdims_overloads = (
+    _Overload("swapdims", (('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_int", None),
 )
 
 _t_overloads = (
@@ -536,8 +994,219 @@ _movedim_overloads = (
     _Overload("movedim", (('source', 'int[]', _R, False), ('destination', 'int[]', _R, False), ), "movedim_intlist", None),
 )
 
+_moveaxis_overloads = (
+    _Overload("moveaxis", (('source', 'int', _R, False), ('destination', 'int', _R, False), ), "movedim_int", None),
+    _Overload("moveaxis", (('source', 'int[]', _R, False), ('destination', 'int[]', _R, False), ), "movedim_intlist", None),
+)
+
 _contiguous_overloads = (
     _Overload("contiguous", (('memory_format', 'MemoryFormat', None, True), ), "contiguous", None),
+)
+
+_t__overloads = (
+    _Overload("t_", (), "t_", None),
+)
+
+_transpose__overloads = (
+    _Overload("transpose_", (('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_", None),
+)
+
+_swapaxes__overloads = (
+    _Overload("swapaxes_", (('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_", None),
+)
+
+_swapdims__overloads = (
+    _Overload("swapdims_", (('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_", None),
+)
+
+_squeeze__overloads = (
+    _Overload("squeeze_", (), "squeeze_", None),
+    _Overload("squeeze_", (('dim', 'int', _R, False), ), "squeeze__dim", None),
+    _Overload("squeeze_", (('dim', 'int[]', _R, False), ), "squeeze__dims", None),
+)
+
+_unsqueeze__overloads = (
+    _Overload("unsqueeze_", (('dim', 'int', _R, False), ), "unsqueeze_", None),
+)
+
+_unfold_overloads = (
+    _Overload("unfold", (('dimension', 'int', _R, False), ('size', 'int', _R, False), ('step', 'int', _R, False), ), "unfold", None),
+)
+
+_diagonal_overloads = (
+    _Overload("diagonal", (('offset', 'int', 0, False), ('dim1', 'int', 0, False), ('dim2', 'int', 1, False), ), "diagonal", None),
+)
+
+_diag_embed_overloads = (
+    _Overload("diag_embed", (('offset', 'int', 0, False), ('dim1', 'int', -2, False), ('dim2', 'int', -1, False), ), "diag_embed", None),
+)
+
+_diag_overloads = (
+    _Overload("diag", (('diagonal', 'int', 0, False), ), "diag", None),
+)
+
+_trace_overloads = (
+    _Overload("trace", (), "trace", None),
+)
+
+_tile_overloads = (
+    _Overload("tile", (('dims', 'SymInt[]', _R, False), ), "tile", None),
+)
+
+_repeat_interleave_overloads = (
+    _Overload("repeat_interleave", (('repeats', 'Tensor', _R, False), ('dim', 'int?', None, False), ('output_size', 'SymInt?', None, True), ), "repeat_interleave_self_Tensor", None),
+    _Overload("repeat_interleave", (('repeats', 'SymInt', _R, False), ('dim', 'int?', None, False), ('output_size', 'SymInt?', None, True), ), "repeat_interleave_self_int", None),
+)
+
+_rot90_overloads = (
+    _Overload("rot90", (('k', 'int', 1, False), ('dims', 'int[]', (0,1), False), ), "rot90", None),
+)
+
+_fliplr_overloads = (
+    _Overload("fliplr", (), "fliplr", None),
+)
+
+_flipud_overloads = (
+    _Overload("flipud", (), "flipud", None),
+)
+
+_ravel_overloads = (
+    _Overload("ravel", (), "ravel", None),
+)
+
+_take_overloads = (
+    _Overload("take", (('index', 'Tensor', _R, False), ), "take", None),
+)
+
+_take_along_dim_overloads = (
+    _Overload("take_along_dim", (('indices', 'Tensor', _R, False), ('dim', 'int?', None, False), ), "take_along_dim", None),
+)
+
+_tensor_split_overloads = (
+    _Overload("tensor_split", (('sections', 'SymInt', _R, False), ('dim', 'int', 0, False), ), "tensor_split_sections", None),
+    _Overload("tensor_split", (('indices', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "tensor_split_indices", None),
+    _Overload("tensor_split", (('tensor_indices_or_sections', 'Tensor', _R, False), ('dim', 'int', 0, False), ), "tensor_split_tensor_indices_or_sections", None),
+)
+
+_hsplit_overloads = (
+    _Overload("hsplit", (('sections', 'int', _R, False), ), "hsplit_int", None),
+    _Overload("hsplit", (('indices', 'int[]', _R, False), ), "hsplit_array", None),
+)
+
+_vsplit_overloads = (
+    _Overload("vsplit", (('sections', 'int', _R, False), ), "vsplit_int", None),
+    _Overload("vsplit", (('indices', 'int[]', _R, False), ), "vsplit_array", None),
+)
+
+_dsplit_overloads = (
+    _Overload("dsplit", (('sections', 'int', _R, False), ), "dsplit_int", None),
+    _Overload("dsplit", (('indices', 'int[]', _R, False), ), "dsplit_array", None),
+)
+
+_broadcast_to_overloads = (
+    _Overload("broadcast_to", (('size', 'SymInt[]', _R, False), ), "broadcast_to", None),
+)
+
+_index_fill__overloads = (
+    _Overload("index_fill_", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('value', 'Tensor', _R, False), ), "index_fill__int_Tensor", None),
+    _Overload("index_fill_", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('value', 'Scalar', _R, False), ), "index_fill__int_Scalar", None),
+)
+
+_index_fill_overloads = (
+    _Overload("index_fill", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('value', 'Tensor', _R, False), ), "index_fill_int_Tensor", None),
+    _Overload("index_fill", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('value', 'Scalar', _R, False), ), "index_fill_int_Scalar", None),
+)
+
+_index_copy__overloads = (
+    _Overload("index_copy_", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ), "index_copy_", None),
+)
+
+_index_copy_overloads = (
+    _Overload("index_copy", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ), "index_copy", None),
+)
+
+_masked_scatter__overloads = (
+    _Overload("masked_scatter_", (('mask', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ), "masked_scatter_", None),
+)
+
+_masked_scatter_overloads = (
+    _Overload("masked_scatter", (('mask', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ), "masked_scatter", None),
+)
+
+_select_scatter_overloads = (
+    _Overload("select_scatter", (('src', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'SymInt', _R, False), ), "select_scatter", None),
+)
+
+_slice_scatter_overloads = (
+    _Overload("slice_scatter", (('src', 'Tensor', _R, False), ('dim', 'int', 0, False), ('start', 'SymInt?', None, False), ('end', 'SymInt?', None, False), ('step', 'SymInt', 1, False), ), "slice_scatter", None),
+)
+
+_diagonal_scatter_overloads = (
+    _Overload("diagonal_scatter", (('src', 'Tensor', _R, False), ('offset', 'int', 0, False), ('dim1', 'int', 0, False), ('dim2', 'int', 1, False), ), "diagonal_scatter", None),
+)
+
+_scatter_reduce_overloads = (
+    _Overload("scatter_reduce", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('src', 'Tensor', _R, False), ('reduce', 'str', _R, False), ('include_self', 'bool', True, True), ), "scatter_reduce_two", None),
+)
+
+_scatter_reduce__overloads = (
+    _Overload("scatter_reduce_", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('src', 'Tensor', _R, False), ('reduce', 'str', _R, False), ('include_self', 'bool', True, True), ), "scatter_reduce__two", None),
+)
+
+_put__overloads = (
+    _Overload("put_", (('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('accumulate', 'bool', False, False), ), "put_", None),
+)
+
+_put_overloads = (
+    _Overload("put", (('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('accumulate', 'bool', False, False), ), "put", None),
+)
+
+_inner_overloads = (
+    _Overload("inner", (('other', 'Tensor', _R, False), ), "inner", None),
+)
+
+_vdot_overloads = (
+    _Overload("vdot", (('other', 'Tensor', _R, False), ), "vdot", None),
+)
+
+_kron_overloads = (
+    _Overload("kron", (('other', 'Tensor', _R, False), ), "kron", None),
+)
+
+_addmv_overloads = (
+    _Overload("addmv", (('mat', 'Tensor', _R, False), ('vec', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addmv", None),
+)
+
+_addmv__overloads = (
+    _Overload("addmv_", (('mat', 'Tensor', _R, False), ('vec', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addmv_", None),
+)
+
+_addr_overloads = (
+    _Overload("addr", (('vec1', 'Tensor', _R, False), ('vec2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addr", None),
+)
+
+_addr__overloads = (
+    _Overload("addr_", (('vec1', 'Tensor', _R, False), ('vec2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addr_", None),
+)
+
+_baddbmm_overloads = (
+    _Overload("baddbmm", (('batch1', 'Tensor', _R, False), ('batch2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "baddbmm", None),
+)
+
+_baddbmm__overloads = (
+    _Overload("baddbmm_", (('batch1', 'Tensor', _R, False), ('batch2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "baddbmm_", None),
+)
+
+_addbmm_overloads = (
+    _Overload("addbmm", (('batch1', 'Tensor', _R, False), ('batch2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addbmm", None),
+)
+
+_addbmm__overloads = (
+    _Overload("addbmm_", (('batch1', 'Tensor', _R, False), ('batch2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addbmm_", None),
+)
+
+_cross_overloads = (
+    _Overload("cross", (('other', 'Tensor', _R, False), ('dim', 'int?', None, False), ), "cross", None),
 )
 
 _sum_overloads = (
@@ -632,7 +1301,93 @@ _norm_overloads = (
 )
 
 _cumsum_overloads = (
-    _Overload("cumsum", (('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumsum", None),
+    _Overload("cumsum", (('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumsum", 'cumsum_out'),
+)
+
+_cumsum__overloads = (
+    _Overload("cumsum_", (('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumsum_", None),
+)
+
+_cumprod_overloads = (
+    _Overload("cumprod", (('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumprod", 'cumprod_out'),
+)
+
+_cumprod__overloads = (
+    _Overload("cumprod_", (('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, True), ), "cumprod_", None),
+)
+
+_cummax_overloads = (
+    _Overload("cummax", (('dim', 'int', _R, False), ), "cummax", None),
+)
+
+_cummin_overloads = (
+    _Overload("cummin", (('dim', 'int', _R, False), ), "cummin", None),
+)
+
+_logcumsumexp_overloads = (
+    _Overload("logcumsumexp", (('dim', 'int', _R, False), ), "logcumsumexp", 'logcumsumexp_out'),
+)
+
+_count_nonzero_overloads = (
+    _Overload("count_nonzero", (('dim', 'int[]', _R, False), ), "count_nonzero_dim_IntList", None),
+    _Overload("count_nonzero", (('dim', 'int?', None, False), ), "count_nonzero", None),
+)
+
+_nansum_overloads = (
+    _Overload("nansum", (('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "nansum", 'nansum_out'),
+)
+
+_nanmean_overloads = (
+    _Overload("nanmean", (('dim', 'int[1]?', None, False), ('keepdim', 'bool', False, False), ('dtype', 'ScalarType?', None, True), ), "nanmean", 'nanmean_out'),
+)
+
+_aminmax_overloads = (
+    _Overload("aminmax", (('dim', 'int?', None, True), ('keepdim', 'bool', False, True), ), "aminmax", None),
+)
+
+_median_overloads = (
+    _Overload("median", (), "median", None),
+    _Overload("median", (('dim', 'int', _R, False), ('keepdim', 'bool', False, False), ), "median_dim", None),
+)
+
+_nanmedian_overloads = (
+    _Overload("nanmedian", (), "nanmedian", None),
+    _Overload("nanmedian", (('dim', 'int', _R, False), ('keepdim', 'bool', False, False), ), "nanmedian_dim", None),
+)
+
+_kthvalue_overloads = (
+    _Overload("kthvalue", (('k', 'SymInt', _R, False), ('dim', 'int', -1, False), ('keepdim', 'bool', False, False), ), "kthvalue", None),
+)
+
+_mode_overloads = (
+    _Overload("mode", (('dim', 'int', -1, False), ('keepdim', 'bool', False, False), ), "mode", None),
+)
+
+_quantile_overloads = (
+    _Overload("quantile", (('q', 'Tensor', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "quantile", 'quantile_out'),
+    _Overload("quantile", (('q', 'float', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "quantile_scalar", 'quantile_scalar_out'),
+)
+
+_nanquantile_overloads = (
+    _Overload("nanquantile", (('q', 'Tensor', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "nanquantile", 'nanquantile_out'),
+    _Overload("nanquantile", (('q', 'float', _R, False), ('dim', 'int?', None, False), ('keepdim', 'bool', False, False), ('interpolation', 'str', 'linear', True), ), "nanquantile_scalar", 'nanquantile_scalar_out'),
+)
+
+_diff_overloads = (
+    _Overload("diff", (('n', 'int', 1, False), ('dim', 'int', -1, False), ('prepend', 'Tensor?', None, False), ('append', 'Tensor?', None, False), ), "diff", 'diff_out'),
+)
+
+_bincount_overloads = (
+    _Overload("bincount", (('weights', 'Tensor?', None, False), ('minlength', 'SymInt', 0, False), ), "bincount", None),
+)
+
+_histc_overloads = (
+    _Overload("histc", (('bins', 'int', 100, False), ('min', 'Scalar', 0, False), ('max', 'Scalar', 0, False), ), "histc", 'histc_out'),
+)
+
+_histogram_overloads = (
+    _Overload("histogram", (('bins', 'Tensor', _R, False), ('weight', 'Tensor?', None, True), ('density', 'bool', False, True), ), "histogram_bins_tensor", None),
+    _Overload("histogram", (('bins', 'int', 100, False), ('range', 'float[]?', None, True), ('weight', 'Tensor?', None, True), ('density', 'bool', False, True), ), "histogram_bin_ct", None),
 )
 
 _softmax_overloads = (
@@ -776,6 +1531,62 @@ _index_add_overloads = (
     _Overload("index_add", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "index_add", 'index_add_out'),
 )
 
+_hardshrink_overloads = (
+    _Overload("hardshrink", (('lambd', 'Scalar', 0.5, False), ), "hardshrink", 'hardshrink_out'),
+)
+
+_prelu_overloads = (
+    _Overload("prelu", (('weight', 'Tensor', _R, False), ), "prelu", None),
+)
+
+_inverse_overloads = (
+    _Overload("inverse", (), "inverse", None),
+)
+
+_det_overloads = (
+    _Overload("det", (), "det", None),
+)
+
+_logdet_overloads = (
+    _Overload("logdet", (), "logdet", None),
+)
+
+_slogdet_overloads = (
+    _Overload("slogdet", (), "slogdet", None),
+)
+
+_svd_overloads = (
+    _Overload("svd", (('some', 'bool', True, False), ('compute_uv', 'bool', True, False), ), "svd", None),
+)
+
+_cholesky_overloads = (
+    _Overload("cholesky", (('upper', 'bool', False, False), ), "cholesky", None),
+)
+
+_qr_overloads = (
+    _Overload("qr", (('some', 'bool', True, False), ), "qr", None),
+)
+
+_pinverse_overloads = (
+    _Overload("pinverse", (('rcond', 'float', 1e-15, False), ), "pinverse", None),
+)
+
+_matrix_power_overloads = (
+    _Overload("matrix_power", (('n', 'int', _R, False), ), "matrix_power", None),
+)
+
+_matrix_exp_overloads = (
+    _Overload("matrix_exp", (), "matrix_exp", None),
+)
+
+_cholesky_solve_overloads = (
+    _Overload("cholesky_solve", (('input2', 'Tensor', _R, False), ('upper', 'bool', False, False), ), "cholesky_solve", None),
+)
+
+_cholesky_inverse_overloads = (
+    _Overload("cholesky_inverse", (('upper', 'bool', False, False), ), "cholesky_inverse", None),
+)
+
 
 class TensorMethods:
     """The generated methods of ``yaten.Tensor``."""
@@ -786,17 +1597,41 @@ class TensorMethods:
         """Schema: ``neg(Tensor self) -> Tensor``"""
         return _resolve("neg", _neg_overloads, args, kwargs, self)
 
+    def negative(self, *args, **kwargs):
+        """Alias of ``neg``.
+
+    Schema: ``neg(Tensor self) -> Tensor``"""
+        return _resolve("negative", _negative_overloads, args, kwargs, self)
+
     def neg_(self, *args, **kwargs):
         """Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("neg_", _neg__overloads, args, kwargs, self)
+
+    def negative_(self, *args, **kwargs):
+        """Alias of ``neg_``.
+
+    Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("negative_", _negative__overloads, args, kwargs, self)
 
     def abs(self, *args, **kwargs):
         """Schema: ``abs(Tensor self) -> Tensor``"""
         return _resolve("abs", _abs_overloads, args, kwargs, self)
 
+    def absolute(self, *args, **kwargs):
+        """Alias of ``abs``.
+
+    Schema: ``abs(Tensor self) -> Tensor``"""
+        return _resolve("absolute", _absolute_overloads, args, kwargs, self)
+
     def abs_(self, *args, **kwargs):
         """Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("abs_", _abs__overloads, args, kwargs, self)
+
+    def absolute_(self, *args, **kwargs):
+        """Alias of ``abs_``.
+
+    Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("absolute_", _absolute__overloads, args, kwargs, self)
 
     def sign(self, *args, **kwargs):
         """Schema: ``sign(Tensor self) -> Tensor``"""
@@ -906,9 +1741,21 @@ class TensorMethods:
         """Schema: ``atan(Tensor self) -> Tensor``"""
         return _resolve("atan", _atan_overloads, args, kwargs, self)
 
+    def arctan(self, *args, **kwargs):
+        """Alias of ``atan``.
+
+    Schema: ``atan(Tensor self) -> Tensor``"""
+        return _resolve("arctan", _arctan_overloads, args, kwargs, self)
+
     def atan_(self, *args, **kwargs):
         """Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("atan_", _atan__overloads, args, kwargs, self)
+
+    def arctan_(self, *args, **kwargs):
+        """Alias of ``atan_``.
+
+    Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("arctan_", _arctan__overloads, args, kwargs, self)
 
     def tanh(self, *args, **kwargs):
         """Schema: ``tanh(Tensor self) -> Tensor``"""
@@ -917,6 +1764,334 @@ class TensorMethods:
     def tanh_(self, *args, **kwargs):
         """Schema: ``tanh_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("tanh_", _tanh__overloads, args, kwargs, self)
+
+    def bitwise_and(self, *args, **kwargs):
+        """Schema: ``bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("bitwise_and", _bitwise_and_overloads, args, kwargs, self)
+
+    def bitwise_and_(self, *args, **kwargs):
+        """Schema: ``bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("bitwise_and_", _bitwise_and__overloads, args, kwargs, self)
+
+    def bitwise_or(self, *args, **kwargs):
+        """Schema: ``bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("bitwise_or", _bitwise_or_overloads, args, kwargs, self)
+
+    def bitwise_or_(self, *args, **kwargs):
+        """Schema: ``bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("bitwise_or_", _bitwise_or__overloads, args, kwargs, self)
+
+    def bitwise_xor(self, *args, **kwargs):
+        """Schema: ``bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("bitwise_xor", _bitwise_xor_overloads, args, kwargs, self)
+
+    def bitwise_xor_(self, *args, **kwargs):
+        """Schema: ``bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("bitwise_xor_", _bitwise_xor__overloads, args, kwargs, self)
+
+    def bitwise_left_shift(self, *args, **kwargs):
+        """Schema: ``bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("bitwise_left_shift", _bitwise_left_shift_overloads, args, kwargs, self)
+
+    def bitwise_left_shift_(self, *args, **kwargs):
+        """Schema: ``bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("bitwise_left_shift_", _bitwise_left_shift__overloads, args, kwargs, self)
+
+    def bitwise_right_shift(self, *args, **kwargs):
+        """Schema: ``bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("bitwise_right_shift", _bitwise_right_shift_overloads, args, kwargs, self)
+
+    def bitwise_right_shift_(self, *args, **kwargs):
+        """Schema: ``bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("bitwise_right_shift_", _bitwise_right_shift__overloads, args, kwargs, self)
+
+    def heaviside(self, *args, **kwargs):
+        """Schema: ``heaviside(Tensor self, Tensor values) -> Tensor``"""
+        return _resolve("heaviside", _heaviside_overloads, args, kwargs, self)
+
+    def heaviside_(self, *args, **kwargs):
+        """Schema: ``heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)``"""
+        return _resolve("heaviside_", _heaviside__overloads, args, kwargs, self)
+
+    def nan_to_num(self, *args, **kwargs):
+        """Schema: ``nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor``"""
+        return _resolve("nan_to_num", _nan_to_num_overloads, args, kwargs, self)
+
+    def nan_to_num_(self, *args, **kwargs):
+        """Schema: ``nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)``"""
+        return _resolve("nan_to_num_", _nan_to_num__overloads, args, kwargs, self)
+
+    def logit(self, *args, **kwargs):
+        """Schema: ``logit(Tensor self, float? eps=None) -> Tensor``"""
+        return _resolve("logit", _logit_overloads, args, kwargs, self)
+
+    def logit_(self, *args, **kwargs):
+        """Schema: ``logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)``"""
+        return _resolve("logit_", _logit__overloads, args, kwargs, self)
+
+    def positive(self, *args, **kwargs):
+        """Schema: ``positive(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("positive", _positive_overloads, args, kwargs, self)
+
+    def float_power(self, *args, **kwargs):
+        """Schema: ``float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
+        return _resolve("float_power", _float_power_overloads, args, kwargs, self)
+
+    def float_power_(self, *args, **kwargs):
+        """Schema: ``float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)``"""
+        return _resolve("float_power_", _float_power__overloads, args, kwargs, self)
+
+    def erfinv(self, *args, **kwargs):
+        """Schema: ``erfinv(Tensor self) -> Tensor``"""
+        return _resolve("erfinv", _erfinv_overloads, args, kwargs, self)
+
+    def erfinv_(self, *args, **kwargs):
+        """Schema: ``erfinv_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("erfinv_", _erfinv__overloads, args, kwargs, self)
+
+    def fmax(self, *args, **kwargs):
+        """Schema: ``fmax(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("fmax", _fmax_overloads, args, kwargs, self)
+
+    def fmin(self, *args, **kwargs):
+        """Schema: ``fmin(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("fmin", _fmin_overloads, args, kwargs, self)
+
+    def isposinf(self, *args, **kwargs):
+        """Schema: ``isposinf(Tensor self) -> Tensor``"""
+        return _resolve("isposinf", _isposinf_overloads, args, kwargs, self)
+
+    def isneginf(self, *args, **kwargs):
+        """Schema: ``isneginf(Tensor self) -> Tensor``"""
+        return _resolve("isneginf", _isneginf_overloads, args, kwargs, self)
+
+    def asin(self, *args, **kwargs):
+        """Schema: ``asin(Tensor self) -> Tensor``"""
+        return _resolve("asin", _asin_overloads, args, kwargs, self)
+
+    def arcsin(self, *args, **kwargs):
+        """Alias of ``asin``.
+
+    Schema: ``asin(Tensor self) -> Tensor``"""
+        return _resolve("arcsin", _arcsin_overloads, args, kwargs, self)
+
+    def asin_(self, *args, **kwargs):
+        """Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("asin_", _asin__overloads, args, kwargs, self)
+
+    def arcsin_(self, *args, **kwargs):
+        """Alias of ``asin_``.
+
+    Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("arcsin_", _arcsin__overloads, args, kwargs, self)
+
+    def acos(self, *args, **kwargs):
+        """Schema: ``acos(Tensor self) -> Tensor``"""
+        return _resolve("acos", _acos_overloads, args, kwargs, self)
+
+    def arccos(self, *args, **kwargs):
+        """Alias of ``acos``.
+
+    Schema: ``acos(Tensor self) -> Tensor``"""
+        return _resolve("arccos", _arccos_overloads, args, kwargs, self)
+
+    def acos_(self, *args, **kwargs):
+        """Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("acos_", _acos__overloads, args, kwargs, self)
+
+    def arccos_(self, *args, **kwargs):
+        """Alias of ``acos_``.
+
+    Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("arccos_", _arccos__overloads, args, kwargs, self)
+
+    def sinh(self, *args, **kwargs):
+        """Schema: ``sinh(Tensor self) -> Tensor``"""
+        return _resolve("sinh", _sinh_overloads, args, kwargs, self)
+
+    def sinh_(self, *args, **kwargs):
+        """Schema: ``sinh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("sinh_", _sinh__overloads, args, kwargs, self)
+
+    def cosh(self, *args, **kwargs):
+        """Schema: ``cosh(Tensor self) -> Tensor``"""
+        return _resolve("cosh", _cosh_overloads, args, kwargs, self)
+
+    def cosh_(self, *args, **kwargs):
+        """Schema: ``cosh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("cosh_", _cosh__overloads, args, kwargs, self)
+
+    def asinh(self, *args, **kwargs):
+        """Schema: ``asinh(Tensor self) -> Tensor``"""
+        return _resolve("asinh", _asinh_overloads, args, kwargs, self)
+
+    def arcsinh(self, *args, **kwargs):
+        """Alias of ``asinh``.
+
+    Schema: ``asinh(Tensor self) -> Tensor``"""
+        return _resolve("arcsinh", _arcsinh_overloads, args, kwargs, self)
+
+    def asinh_(self, *args, **kwargs):
+        """Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("asinh_", _asinh__overloads, args, kwargs, self)
+
+    def arcsinh_(self, *args, **kwargs):
+        """Alias of ``asinh_``.
+
+    Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("arcsinh_", _arcsinh__overloads, args, kwargs, self)
+
+    def acosh(self, *args, **kwargs):
+        """Schema: ``acosh(Tensor self) -> Tensor``"""
+        return _resolve("acosh", _acosh_overloads, args, kwargs, self)
+
+    def arccosh(self, *args, **kwargs):
+        """Alias of ``acosh``.
+
+    Schema: ``acosh(Tensor self) -> Tensor``"""
+        return _resolve("arccosh", _arccosh_overloads, args, kwargs, self)
+
+    def acosh_(self, *args, **kwargs):
+        """Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("acosh_", _acosh__overloads, args, kwargs, self)
+
+    def arccosh_(self, *args, **kwargs):
+        """Alias of ``acosh_``.
+
+    Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("arccosh_", _arccosh__overloads, args, kwargs, self)
+
+    def atanh(self, *args, **kwargs):
+        """Schema: ``atanh(Tensor self) -> Tensor``"""
+        return _resolve("atanh", _atanh_overloads, args, kwargs, self)
+
+    def arctanh(self, *args, **kwargs):
+        """Alias of ``atanh``.
+
+    Schema: ``atanh(Tensor self) -> Tensor``"""
+        return _resolve("arctanh", _arctanh_overloads, args, kwargs, self)
+
+    def atanh_(self, *args, **kwargs):
+        """Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("atanh_", _atanh__overloads, args, kwargs, self)
+
+    def arctanh_(self, *args, **kwargs):
+        """Alias of ``atanh_``.
+
+    Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("arctanh_", _arctanh__overloads, args, kwargs, self)
+
+    def erfc(self, *args, **kwargs):
+        """Schema: ``erfc(Tensor self) -> Tensor``"""
+        return _resolve("erfc", _erfc_overloads, args, kwargs, self)
+
+    def erfc_(self, *args, **kwargs):
+        """Schema: ``erfc_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("erfc_", _erfc__overloads, args, kwargs, self)
+
+    def lgamma(self, *args, **kwargs):
+        """Schema: ``lgamma(Tensor self) -> Tensor``"""
+        return _resolve("lgamma", _lgamma_overloads, args, kwargs, self)
+
+    def lgamma_(self, *args, **kwargs):
+        """Schema: ``lgamma_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("lgamma_", _lgamma__overloads, args, kwargs, self)
+
+    def exp2(self, *args, **kwargs):
+        """Schema: ``exp2(Tensor self) -> Tensor``"""
+        return _resolve("exp2", _exp2_overloads, args, kwargs, self)
+
+    def exp2_(self, *args, **kwargs):
+        """Schema: ``exp2_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("exp2_", _exp2__overloads, args, kwargs, self)
+
+    def sinc(self, *args, **kwargs):
+        """Schema: ``sinc(Tensor self) -> Tensor``"""
+        return _resolve("sinc", _sinc_overloads, args, kwargs, self)
+
+    def sinc_(self, *args, **kwargs):
+        """Schema: ``sinc_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("sinc_", _sinc__overloads, args, kwargs, self)
+
+    def deg2rad(self, *args, **kwargs):
+        """Schema: ``deg2rad(Tensor self) -> Tensor``"""
+        return _resolve("deg2rad", _deg2rad_overloads, args, kwargs, self)
+
+    def deg2rad_(self, *args, **kwargs):
+        """Schema: ``deg2rad_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("deg2rad_", _deg2rad__overloads, args, kwargs, self)
+
+    def rad2deg(self, *args, **kwargs):
+        """Schema: ``rad2deg(Tensor self) -> Tensor``"""
+        return _resolve("rad2deg", _rad2deg_overloads, args, kwargs, self)
+
+    def rad2deg_(self, *args, **kwargs):
+        """Schema: ``rad2deg_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("rad2deg_", _rad2deg__overloads, args, kwargs, self)
+
+    def frac(self, *args, **kwargs):
+        """Schema: ``frac(Tensor self) -> Tensor``"""
+        return _resolve("frac", _frac_overloads, args, kwargs, self)
+
+    def frac_(self, *args, **kwargs):
+        """Schema: ``frac_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("frac_", _frac__overloads, args, kwargs, self)
+
+    def sgn(self, *args, **kwargs):
+        """Schema: ``sgn(Tensor self) -> Tensor``"""
+        return _resolve("sgn", _sgn_overloads, args, kwargs, self)
+
+    def sgn_(self, *args, **kwargs):
+        """Schema: ``sgn_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("sgn_", _sgn__overloads, args, kwargs, self)
+
+    def digamma(self, *args, **kwargs):
+        """Schema: ``digamma(Tensor self) -> Tensor``"""
+        return _resolve("digamma", _digamma_overloads, args, kwargs, self)
+
+    def digamma_(self, *args, **kwargs):
+        """Schema: ``digamma_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("digamma_", _digamma__overloads, args, kwargs, self)
+
+    def polygamma(self, *args, **kwargs):
+        """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
+        return _resolve("polygamma", _polygamma_overloads, args, kwargs, self)
+
+    def signbit(self, *args, **kwargs):
+        """Schema: ``signbit(Tensor self) -> Tensor``"""
+        return _resolve("signbit", _signbit_overloads, args, kwargs, self)
+
+    def hypot(self, *args, **kwargs):
+        """Schema: ``hypot(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("hypot", _hypot_overloads, args, kwargs, self)
+
+    def hypot_(self, *args, **kwargs):
+        """Schema: ``hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("hypot_", _hypot__overloads, args, kwargs, self)
+
+    def logaddexp(self, *args, **kwargs):
+        """Schema: ``logaddexp(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("logaddexp", _logaddexp_overloads, args, kwargs, self)
+
+    def logaddexp2(self, *args, **kwargs):
+        """Schema: ``logaddexp2(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("logaddexp2", _logaddexp2_overloads, args, kwargs, self)
+
+    def xlogy(self, *args, **kwargs):
+        """Schema: ``xlogy.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("xlogy", _xlogy_overloads, args, kwargs, self)
+
+    def xlogy_(self, *args, **kwargs):
+        """Schema: ``xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("xlogy_", _xlogy__overloads, args, kwargs, self)
+
+    def copysign(self, *args, **kwargs):
+        """Schema: ``copysign.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("copysign", _copysign_overloads, args, kwargs, self)
+
+    def copysign_(self, *args, **kwargs):
+        """Schema: ``copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("copysign_", _copysign__overloads, args, kwargs, self)
 
     def sigmoid(self, *args, **kwargs):
         """Schema: ``sigmoid(Tensor self) -> Tensor``"""
@@ -974,9 +2149,21 @@ class TensorMethods:
         """Schema: ``trunc(Tensor self) -> Tensor``"""
         return _resolve("trunc", _trunc_overloads, args, kwargs, self)
 
+    def fix(self, *args, **kwargs):
+        """Alias of ``trunc``.
+
+    Schema: ``trunc(Tensor self) -> Tensor``"""
+        return _resolve("fix", _fix_overloads, args, kwargs, self)
+
     def trunc_(self, *args, **kwargs):
         """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("trunc_", _trunc__overloads, args, kwargs, self)
+
+    def fix_(self, *args, **kwargs):
+        """Alias of ``trunc_``.
+
+    Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("fix_", _fix__overloads, args, kwargs, self)
 
     def isnan(self, *args, **kwargs):
         """Schema: ``isnan(Tensor self) -> Tensor``"""
@@ -1022,25 +2209,73 @@ class TensorMethods:
         """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
         return _resolve("sub", _sub_overloads, args, kwargs, self)
 
+    def subtract(self, *args, **kwargs):
+        """Alias of ``sub``.
+
+    Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+        return _resolve("subtract", _subtract_overloads, args, kwargs, self)
+
     def sub_(self, *args, **kwargs):
         """Schema: ``sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
         return _resolve("sub_", _sub__overloads, args, kwargs, self)
+
+    def subtract_(self, *args, **kwargs):
+        """Alias of ``sub_``.
+
+    Schema: ``sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
+        return _resolve("subtract_", _subtract__overloads, args, kwargs, self)
 
     def mul(self, *args, **kwargs):
         """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("mul", _mul_overloads, args, kwargs, self)
 
+    def multiply(self, *args, **kwargs):
+        """Alias of ``mul``.
+
+    Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("multiply", _multiply_overloads, args, kwargs, self)
+
     def mul_(self, *args, **kwargs):
         """Schema: ``mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
         return _resolve("mul_", _mul__overloads, args, kwargs, self)
+
+    def multiply_(self, *args, **kwargs):
+        """Alias of ``mul_``.
+
+    Schema: ``mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("multiply_", _multiply__overloads, args, kwargs, self)
 
     def div(self, *args, **kwargs):
         """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("div", _div_overloads, args, kwargs, self)
 
+    def divide(self, *args, **kwargs):
+        """Alias of ``div``.
+
+    Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("divide", _divide_overloads, args, kwargs, self)
+
+    def true_divide(self, *args, **kwargs):
+        """Alias of ``div``.
+
+    Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("true_divide", _true_divide_overloads, args, kwargs, self)
+
     def div_(self, *args, **kwargs):
         """Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
         return _resolve("div_", _div__overloads, args, kwargs, self)
+
+    def divide_(self, *args, **kwargs):
+        """Alias of ``div_``.
+
+    Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("divide_", _divide__overloads, args, kwargs, self)
+
+    def true_divide_(self, *args, **kwargs):
+        """Alias of ``div_``.
+
+    Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("true_divide_", _true_divide__overloads, args, kwargs, self)
 
     def remainder(self, *args, **kwargs):
         """Schema: ``remainder.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -1086,9 +2321,21 @@ class TensorMethods:
         """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("atan2", _atan2_overloads, args, kwargs, self)
 
+    def arctan2(self, *args, **kwargs):
+        """Alias of ``atan2``.
+
+    Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("arctan2", _arctan2_overloads, args, kwargs, self)
+
     def atan2_(self, *args, **kwargs):
         """Schema: ``atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
         return _resolve("atan2_", _atan2__overloads, args, kwargs, self)
+
+    def arctan2_(self, *args, **kwargs):
+        """Alias of ``atan2_``.
+
+    Schema: ``atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("arctan2_", _arctan2__overloads, args, kwargs, self)
 
     def clamp_min(self, *args, **kwargs):
         """Schema: ``clamp_min.Tensor(Tensor self, Tensor min) -> Tensor``"""
@@ -1150,21 +2397,51 @@ class TensorMethods:
         """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("ne", _ne_overloads, args, kwargs, self)
 
+    def not_equal(self, *args, **kwargs):
+        """Alias of ``ne``.
+
+    Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("not_equal", _not_equal_overloads, args, kwargs, self)
+
     def lt(self, *args, **kwargs):
         """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("lt", _lt_overloads, args, kwargs, self)
+
+    def less(self, *args, **kwargs):
+        """Alias of ``lt``.
+
+    Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("less", _less_overloads, args, kwargs, self)
 
     def le(self, *args, **kwargs):
         """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("le", _le_overloads, args, kwargs, self)
 
+    def less_equal(self, *args, **kwargs):
+        """Alias of ``le``.
+
+    Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("less_equal", _less_equal_overloads, args, kwargs, self)
+
     def gt(self, *args, **kwargs):
         """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("gt", _gt_overloads, args, kwargs, self)
 
+    def greater(self, *args, **kwargs):
+        """Alias of ``gt``.
+
+    Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("greater", _greater_overloads, args, kwargs, self)
+
     def ge(self, *args, **kwargs):
         """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("ge", _ge_overloads, args, kwargs, self)
+
+    def greater_equal(self, *args, **kwargs):
+        """Alias of ``ge``.
+
+    Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("greater_equal", _greater_equal_overloads, args, kwargs, self)
 
     def logical_and(self, *args, **kwargs):
         """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
@@ -1183,8 +2460,24 @@ class TensorMethods:
         return _resolve("where", _where_overloads, args, kwargs, self)
 
     def clamp(self, *args, **kwargs):
-        """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
+        """Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
         return _resolve("clamp", _clamp_overloads, args, kwargs, self)
+
+    def clip(self, *args, **kwargs):
+        """Alias of ``clamp``.
+
+    Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
+        return _resolve("clip", _clip_overloads, args, kwargs, self)
+
+    def clamp_(self, *args, **kwargs):
+        """Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+        return _resolve("clamp_", _clamp__overloads, args, kwargs, self)
+
+    def clip_(self, *args, **kwargs):
+        """Alias of ``clamp_``.
+
+    Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+        return _resolve("clip_", _clip__overloads, args, kwargs, self)
 
     def view(self, *args, **kwargs):
         """Schema: ``view(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
@@ -1197,6 +2490,18 @@ class TensorMethods:
     def transpose(self, *args, **kwargs):
         """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
         return _resolve("transpose", _transpose_overloads, args, kwargs, self)
+
+    def swapaxes(self, *args, **kwargs):
+        """Alias of ``transpose``.
+
+    Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+        return _resolve("swapaxes", _swapaxes_overloads, args, kwargs, self)
+
+    def swapdims(self, *args, **kwargs):
+        """Alias of ``transpose``.
+
+    Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+        return _resolve("swapdims", _swapdims_overloads, args, kwargs, self)
 
     def t(self, *args, **kwargs):
         """Schema: ``t(Tensor(a) self) -> Tensor(a)``"""
@@ -1278,9 +2583,215 @@ class TensorMethods:
         """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
         return _resolve("movedim", _movedim_overloads, args, kwargs, self)
 
+    def moveaxis(self, *args, **kwargs):
+        """Alias of ``movedim``.
+
+    Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
+        return _resolve("moveaxis", _moveaxis_overloads, args, kwargs, self)
+
     def contiguous(self, *args, **kwargs):
         """Schema: ``contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)``"""
         return _resolve("contiguous", _contiguous_overloads, args, kwargs, self)
+
+    def t_(self, *args, **kwargs):
+        """Schema: ``t_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("t_", _t__overloads, args, kwargs, self)
+
+    def transpose_(self, *args, **kwargs):
+        """Schema: ``transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)``"""
+        return _resolve("transpose_", _transpose__overloads, args, kwargs, self)
+
+    def swapaxes_(self, *args, **kwargs):
+        """Alias of ``transpose_``.
+
+    Schema: ``transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)``"""
+        return _resolve("swapaxes_", _swapaxes__overloads, args, kwargs, self)
+
+    def swapdims_(self, *args, **kwargs):
+        """Alias of ``transpose_``.
+
+    Schema: ``transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)``"""
+        return _resolve("swapdims_", _swapdims__overloads, args, kwargs, self)
+
+    def squeeze_(self, *args, **kwargs):
+        """Schema: ``squeeze_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("squeeze_", _squeeze__overloads, args, kwargs, self)
+
+    def unsqueeze_(self, *args, **kwargs):
+        """Schema: ``unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)``"""
+        return _resolve("unsqueeze_", _unsqueeze__overloads, args, kwargs, self)
+
+    def unfold(self, *args, **kwargs):
+        """Schema: ``unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)``"""
+        return _resolve("unfold", _unfold_overloads, args, kwargs, self)
+
+    def diagonal(self, *args, **kwargs):
+        """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
+        return _resolve("diagonal", _diagonal_overloads, args, kwargs, self)
+
+    def diag_embed(self, *args, **kwargs):
+        """Schema: ``diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor``"""
+        return _resolve("diag_embed", _diag_embed_overloads, args, kwargs, self)
+
+    def diag(self, *args, **kwargs):
+        """Schema: ``diag(Tensor self, int diagonal=0) -> Tensor``"""
+        return _resolve("diag", _diag_overloads, args, kwargs, self)
+
+    def trace(self, *args, **kwargs):
+        """Schema: ``trace(Tensor self) -> Tensor``"""
+        return _resolve("trace", _trace_overloads, args, kwargs, self)
+
+    def tile(self, *args, **kwargs):
+        """Schema: ``tile(Tensor self, SymInt[] dims) -> Tensor``"""
+        return _resolve("tile", _tile_overloads, args, kwargs, self)
+
+    def repeat_interleave(self, *args, **kwargs):
+        """Schema: ``repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor``"""
+        return _resolve("repeat_interleave", _repeat_interleave_overloads, args, kwargs, self)
+
+    def rot90(self, *args, **kwargs):
+        """Schema: ``rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor``"""
+        return _resolve("rot90", _rot90_overloads, args, kwargs, self)
+
+    def fliplr(self, *args, **kwargs):
+        """Schema: ``fliplr(Tensor self) -> Tensor``"""
+        return _resolve("fliplr", _fliplr_overloads, args, kwargs, self)
+
+    def flipud(self, *args, **kwargs):
+        """Schema: ``flipud(Tensor self) -> Tensor``"""
+        return _resolve("flipud", _flipud_overloads, args, kwargs, self)
+
+    def ravel(self, *args, **kwargs):
+        """Schema: ``ravel(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("ravel", _ravel_overloads, args, kwargs, self)
+
+    def take(self, *args, **kwargs):
+        """Schema: ``take(Tensor self, Tensor index) -> Tensor``"""
+        return _resolve("take", _take_overloads, args, kwargs, self)
+
+    def take_along_dim(self, *args, **kwargs):
+        """Schema: ``take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor``"""
+        return _resolve("take_along_dim", _take_along_dim_overloads, args, kwargs, self)
+
+    def tensor_split(self, *args, **kwargs):
+        """Schema: ``tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]``"""
+        return _resolve("tensor_split", _tensor_split_overloads, args, kwargs, self)
+
+    def hsplit(self, *args, **kwargs):
+        """Schema: ``hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+        return _resolve("hsplit", _hsplit_overloads, args, kwargs, self)
+
+    def vsplit(self, *args, **kwargs):
+        """Schema: ``vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+        return _resolve("vsplit", _vsplit_overloads, args, kwargs, self)
+
+    def dsplit(self, *args, **kwargs):
+        """Schema: ``dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+        return _resolve("dsplit", _dsplit_overloads, args, kwargs, self)
+
+    def broadcast_to(self, *args, **kwargs):
+        """Schema: ``broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
+        return _resolve("broadcast_to", _broadcast_to_overloads, args, kwargs, self)
+
+    def index_fill_(self, *args, **kwargs):
+        """Schema: ``index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)``"""
+        return _resolve("index_fill_", _index_fill__overloads, args, kwargs, self)
+
+    def index_fill(self, *args, **kwargs):
+        """Schema: ``index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor``"""
+        return _resolve("index_fill", _index_fill_overloads, args, kwargs, self)
+
+    def index_copy_(self, *args, **kwargs):
+        """Schema: ``index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)``"""
+        return _resolve("index_copy_", _index_copy__overloads, args, kwargs, self)
+
+    def index_copy(self, *args, **kwargs):
+        """Schema: ``index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor``"""
+        return _resolve("index_copy", _index_copy_overloads, args, kwargs, self)
+
+    def masked_scatter_(self, *args, **kwargs):
+        """Schema: ``masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)``"""
+        return _resolve("masked_scatter_", _masked_scatter__overloads, args, kwargs, self)
+
+    def masked_scatter(self, *args, **kwargs):
+        """Schema: ``masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor``"""
+        return _resolve("masked_scatter", _masked_scatter_overloads, args, kwargs, self)
+
+    def select_scatter(self, *args, **kwargs):
+        """Schema: ``select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor``"""
+        return _resolve("select_scatter", _select_scatter_overloads, args, kwargs, self)
+
+    def slice_scatter(self, *args, **kwargs):
+        """Schema: ``slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor``"""
+        return _resolve("slice_scatter", _slice_scatter_overloads, args, kwargs, self)
+
+    def diagonal_scatter(self, *args, **kwargs):
+        """Schema: ``diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor``"""
+        return _resolve("diagonal_scatter", _diagonal_scatter_overloads, args, kwargs, self)
+
+    def scatter_reduce(self, *args, **kwargs):
+        """Schema: ``scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor``"""
+        return _resolve("scatter_reduce", _scatter_reduce_overloads, args, kwargs, self)
+
+    def scatter_reduce_(self, *args, **kwargs):
+        """Schema: ``scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)``"""
+        return _resolve("scatter_reduce_", _scatter_reduce__overloads, args, kwargs, self)
+
+    def put_(self, *args, **kwargs):
+        """Schema: ``put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)``"""
+        return _resolve("put_", _put__overloads, args, kwargs, self)
+
+    def put(self, *args, **kwargs):
+        """Schema: ``put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor``"""
+        return _resolve("put", _put_overloads, args, kwargs, self)
+
+    def inner(self, *args, **kwargs):
+        """Schema: ``inner(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("inner", _inner_overloads, args, kwargs, self)
+
+    def vdot(self, *args, **kwargs):
+        """Schema: ``vdot(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("vdot", _vdot_overloads, args, kwargs, self)
+
+    def kron(self, *args, **kwargs):
+        """Schema: ``kron(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("kron", _kron_overloads, args, kwargs, self)
+
+    def addmv(self, *args, **kwargs):
+        """Schema: ``addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+        return _resolve("addmv", _addmv_overloads, args, kwargs, self)
+
+    def addmv_(self, *args, **kwargs):
+        """Schema: ``addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+        return _resolve("addmv_", _addmv__overloads, args, kwargs, self)
+
+    def addr(self, *args, **kwargs):
+        """Schema: ``addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+        return _resolve("addr", _addr_overloads, args, kwargs, self)
+
+    def addr_(self, *args, **kwargs):
+        """Schema: ``addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+        return _resolve("addr_", _addr__overloads, args, kwargs, self)
+
+    def baddbmm(self, *args, **kwargs):
+        """Schema: ``baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+        return _resolve("baddbmm", _baddbmm_overloads, args, kwargs, self)
+
+    def baddbmm_(self, *args, **kwargs):
+        """Schema: ``baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+        return _resolve("baddbmm_", _baddbmm__overloads, args, kwargs, self)
+
+    def addbmm(self, *args, **kwargs):
+        """Schema: ``addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+        return _resolve("addbmm", _addbmm_overloads, args, kwargs, self)
+
+    def addbmm_(self, *args, **kwargs):
+        """Schema: ``addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+        return _resolve("addbmm_", _addbmm__overloads, args, kwargs, self)
+
+    def cross(self, *args, **kwargs):
+        """Schema: ``cross(Tensor self, Tensor other, int? dim=None) -> Tensor``"""
+        return _resolve("cross", _cross_overloads, args, kwargs, self)
 
     def sum(self, *args, **kwargs):
         """Schema: ``sum(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
@@ -1357,6 +2868,86 @@ class TensorMethods:
     def cumsum(self, *args, **kwargs):
         """Schema: ``cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
         return _resolve("cumsum", _cumsum_overloads, args, kwargs, self)
+
+    def cumsum_(self, *args, **kwargs):
+        """Schema: ``cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)``"""
+        return _resolve("cumsum_", _cumsum__overloads, args, kwargs, self)
+
+    def cumprod(self, *args, **kwargs):
+        """Schema: ``cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
+        return _resolve("cumprod", _cumprod_overloads, args, kwargs, self)
+
+    def cumprod_(self, *args, **kwargs):
+        """Schema: ``cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)``"""
+        return _resolve("cumprod_", _cumprod__overloads, args, kwargs, self)
+
+    def cummax(self, *args, **kwargs):
+        """Schema: ``cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+        return _resolve("cummax", _cummax_overloads, args, kwargs, self)
+
+    def cummin(self, *args, **kwargs):
+        """Schema: ``cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+        return _resolve("cummin", _cummin_overloads, args, kwargs, self)
+
+    def logcumsumexp(self, *args, **kwargs):
+        """Schema: ``logcumsumexp(Tensor self, int dim) -> Tensor``"""
+        return _resolve("logcumsumexp", _logcumsumexp_overloads, args, kwargs, self)
+
+    def count_nonzero(self, *args, **kwargs):
+        """Schema: ``count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor``"""
+        return _resolve("count_nonzero", _count_nonzero_overloads, args, kwargs, self)
+
+    def nansum(self, *args, **kwargs):
+        """Schema: ``nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+        return _resolve("nansum", _nansum_overloads, args, kwargs, self)
+
+    def nanmean(self, *args, **kwargs):
+        """Schema: ``nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+        return _resolve("nanmean", _nanmean_overloads, args, kwargs, self)
+
+    def aminmax(self, *args, **kwargs):
+        """Schema: ``aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)``"""
+        return _resolve("aminmax", _aminmax_overloads, args, kwargs, self)
+
+    def median(self, *args, **kwargs):
+        """Schema: ``median(Tensor self) -> Tensor``"""
+        return _resolve("median", _median_overloads, args, kwargs, self)
+
+    def nanmedian(self, *args, **kwargs):
+        """Schema: ``nanmedian(Tensor self) -> Tensor``"""
+        return _resolve("nanmedian", _nanmedian_overloads, args, kwargs, self)
+
+    def kthvalue(self, *args, **kwargs):
+        """Schema: ``kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+        return _resolve("kthvalue", _kthvalue_overloads, args, kwargs, self)
+
+    def mode(self, *args, **kwargs):
+        """Schema: ``mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+        return _resolve("mode", _mode_overloads, args, kwargs, self)
+
+    def quantile(self, *args, **kwargs):
+        """Schema: ``quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+        return _resolve("quantile", _quantile_overloads, args, kwargs, self)
+
+    def nanquantile(self, *args, **kwargs):
+        """Schema: ``nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+        return _resolve("nanquantile", _nanquantile_overloads, args, kwargs, self)
+
+    def diff(self, *args, **kwargs):
+        """Schema: ``diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor``"""
+        return _resolve("diff", _diff_overloads, args, kwargs, self)
+
+    def bincount(self, *args, **kwargs):
+        """Schema: ``bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor``"""
+        return _resolve("bincount", _bincount_overloads, args, kwargs, self)
+
+    def histc(self, *args, **kwargs):
+        """Schema: ``histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor``"""
+        return _resolve("histc", _histc_overloads, args, kwargs, self)
+
+    def histogram(self, *args, **kwargs):
+        """Schema: ``histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)``"""
+        return _resolve("histogram", _histogram_overloads, args, kwargs, self)
 
     def softmax(self, *args, **kwargs):
         """Schema: ``softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
@@ -1493,3 +3084,59 @@ class TensorMethods:
     def index_add(self, *args, **kwargs):
         """Schema: ``index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor``"""
         return _resolve("index_add", _index_add_overloads, args, kwargs, self)
+
+    def hardshrink(self, *args, **kwargs):
+        """Schema: ``hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
+        return _resolve("hardshrink", _hardshrink_overloads, args, kwargs, self)
+
+    def prelu(self, *args, **kwargs):
+        """Schema: ``prelu(Tensor self, Tensor weight) -> Tensor``"""
+        return _resolve("prelu", _prelu_overloads, args, kwargs, self)
+
+    def inverse(self, *args, **kwargs):
+        """Schema: ``inverse(Tensor self) -> Tensor``"""
+        return _resolve("inverse", _inverse_overloads, args, kwargs, self)
+
+    def det(self, *args, **kwargs):
+        """Schema: ``det(Tensor self) -> Tensor``"""
+        return _resolve("det", _det_overloads, args, kwargs, self)
+
+    def logdet(self, *args, **kwargs):
+        """Schema: ``logdet(Tensor self) -> Tensor``"""
+        return _resolve("logdet", _logdet_overloads, args, kwargs, self)
+
+    def slogdet(self, *args, **kwargs):
+        """Schema: ``slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)``"""
+        return _resolve("slogdet", _slogdet_overloads, args, kwargs, self)
+
+    def svd(self, *args, **kwargs):
+        """Schema: ``svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)``"""
+        return _resolve("svd", _svd_overloads, args, kwargs, self)
+
+    def cholesky(self, *args, **kwargs):
+        """Schema: ``cholesky(Tensor self, bool upper=False) -> Tensor``"""
+        return _resolve("cholesky", _cholesky_overloads, args, kwargs, self)
+
+    def qr(self, *args, **kwargs):
+        """Schema: ``qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)``"""
+        return _resolve("qr", _qr_overloads, args, kwargs, self)
+
+    def pinverse(self, *args, **kwargs):
+        """Schema: ``pinverse(Tensor self, float rcond=1e-15) -> Tensor``"""
+        return _resolve("pinverse", _pinverse_overloads, args, kwargs, self)
+
+    def matrix_power(self, *args, **kwargs):
+        """Schema: ``matrix_power(Tensor self, int n) -> Tensor``"""
+        return _resolve("matrix_power", _matrix_power_overloads, args, kwargs, self)
+
+    def matrix_exp(self, *args, **kwargs):
+        """Schema: ``matrix_exp(Tensor self) -> Tensor``"""
+        return _resolve("matrix_exp", _matrix_exp_overloads, args, kwargs, self)
+
+    def cholesky_solve(self, *args, **kwargs):
+        """Schema: ``cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor``"""
+        return _resolve("cholesky_solve", _cholesky_solve_overloads, args, kwargs, self)
+
+    def cholesky_inverse(self, *args, **kwargs):
+        """Schema: ``cholesky_inverse(Tensor self, bool upper=False) -> Tensor``"""
+        return _resolve("cholesky_inverse", _cholesky_inverse_overloads, args, kwargs, self)

@@ -10,11 +10,19 @@ from yaten import Tensor, device, dtype
 class TensorMethods:
     def neg(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``neg(Tensor self) -> Tensor``"""
+    def negative(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``neg(Tensor self) -> Tensor``"""
     def neg_(self) -> Tensor:
+        """Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
+    def negative_(self) -> Tensor:
         """Schema: ``neg_(Tensor(a!) self) -> Tensor(a!)``"""
     def abs(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``abs(Tensor self) -> Tensor``"""
+    def absolute(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``abs(Tensor self) -> Tensor``"""
     def abs_(self) -> Tensor:
+        """Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
+    def absolute_(self) -> Tensor:
         """Schema: ``abs_(Tensor(a!) self) -> Tensor(a!)``"""
     def sign(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``sign(Tensor self) -> Tensor``"""
@@ -70,12 +78,234 @@ class TensorMethods:
         """Schema: ``tan_(Tensor(a!) self) -> Tensor(a!)``"""
     def atan(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``atan(Tensor self) -> Tensor``"""
+    def arctan(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``atan(Tensor self) -> Tensor``"""
     def atan_(self) -> Tensor:
+        """Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
+    def arctan_(self) -> Tensor:
         """Schema: ``atan_(Tensor(a!) self) -> Tensor(a!)``"""
     def tanh(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``tanh(Tensor self) -> Tensor``"""
     def tanh_(self) -> Tensor:
         """Schema: ``tanh_(Tensor(a!) self) -> Tensor(a!)``"""
+    @overload
+    def bitwise_and(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def bitwise_and(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def bitwise_and_(self, other: Tensor) -> Tensor:
+        """Schema: ``bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_and_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_or(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def bitwise_or(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def bitwise_or_(self, other: Tensor) -> Tensor:
+        """Schema: ``bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_or_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_xor(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def bitwise_xor(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def bitwise_xor_(self, other: Tensor) -> Tensor:
+        """Schema: ``bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_xor_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_left_shift(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def bitwise_left_shift(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def bitwise_left_shift_(self, other: Tensor) -> Tensor:
+        """Schema: ``bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_left_shift_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_right_shift(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def bitwise_right_shift(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def bitwise_right_shift_(self, other: Tensor) -> Tensor:
+        """Schema: ``bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def bitwise_right_shift_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    def heaviside(self, values: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``heaviside(Tensor self, Tensor values) -> Tensor``"""
+    def heaviside_(self, values: Tensor) -> Tensor:
+        """Schema: ``heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)``"""
+    def nan_to_num(self, nan: float | None = None, posinf: float | None = None, neginf: float | None = None, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor``"""
+    def nan_to_num_(self, nan: float | None = None, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+        """Schema: ``nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)``"""
+    def logit(self, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``logit(Tensor self, float? eps=None) -> Tensor``"""
+    def logit_(self, eps: float | None = None) -> Tensor:
+        """Schema: ``logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)``"""
+    def positive(self) -> Tensor:
+        """Schema: ``positive(Tensor(a) self) -> Tensor(a)``"""
+    @overload
+    def float_power(self, exponent: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor``"""
+    @overload
+    def float_power(self, exponent: int | float | bool) -> Tensor:
+        """Schema: ``float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor``"""
+    @overload
+    def float_power_(self, exponent: Tensor) -> Tensor:
+        """Schema: ``float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)``"""
+    @overload
+    def float_power_(self, exponent: int | float | bool) -> Tensor:
+        """Schema: ``float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)``"""
+    def erfinv(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``erfinv(Tensor self) -> Tensor``"""
+    def erfinv_(self) -> Tensor:
+        """Schema: ``erfinv_(Tensor(a!) self) -> Tensor(a!)``"""
+    def fmax(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``fmax(Tensor self, Tensor other) -> Tensor``"""
+    def fmin(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``fmin(Tensor self, Tensor other) -> Tensor``"""
+    def isposinf(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``isposinf(Tensor self) -> Tensor``"""
+    def isneginf(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``isneginf(Tensor self) -> Tensor``"""
+    def asin(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``asin(Tensor self) -> Tensor``"""
+    def arcsin(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``asin(Tensor self) -> Tensor``"""
+    def asin_(self) -> Tensor:
+        """Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+    def arcsin_(self) -> Tensor:
+        """Schema: ``asin_(Tensor(a!) self) -> Tensor(a!)``"""
+    def acos(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``acos(Tensor self) -> Tensor``"""
+    def arccos(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``acos(Tensor self) -> Tensor``"""
+    def acos_(self) -> Tensor:
+        """Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+    def arccos_(self) -> Tensor:
+        """Schema: ``acos_(Tensor(a!) self) -> Tensor(a!)``"""
+    def sinh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``sinh(Tensor self) -> Tensor``"""
+    def sinh_(self) -> Tensor:
+        """Schema: ``sinh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def cosh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``cosh(Tensor self) -> Tensor``"""
+    def cosh_(self) -> Tensor:
+        """Schema: ``cosh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def asinh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``asinh(Tensor self) -> Tensor``"""
+    def arcsinh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``asinh(Tensor self) -> Tensor``"""
+    def asinh_(self) -> Tensor:
+        """Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def arcsinh_(self) -> Tensor:
+        """Schema: ``asinh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def acosh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``acosh(Tensor self) -> Tensor``"""
+    def arccosh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``acosh(Tensor self) -> Tensor``"""
+    def acosh_(self) -> Tensor:
+        """Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def arccosh_(self) -> Tensor:
+        """Schema: ``acosh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def atanh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``atanh(Tensor self) -> Tensor``"""
+    def arctanh(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``atanh(Tensor self) -> Tensor``"""
+    def atanh_(self) -> Tensor:
+        """Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def arctanh_(self) -> Tensor:
+        """Schema: ``atanh_(Tensor(a!) self) -> Tensor(a!)``"""
+    def erfc(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``erfc(Tensor self) -> Tensor``"""
+    def erfc_(self) -> Tensor:
+        """Schema: ``erfc_(Tensor(a!) self) -> Tensor(a!)``"""
+    def lgamma(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``lgamma(Tensor self) -> Tensor``"""
+    def lgamma_(self) -> Tensor:
+        """Schema: ``lgamma_(Tensor(a!) self) -> Tensor(a!)``"""
+    def exp2(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``exp2(Tensor self) -> Tensor``"""
+    def exp2_(self) -> Tensor:
+        """Schema: ``exp2_(Tensor(a!) self) -> Tensor(a!)``"""
+    def sinc(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``sinc(Tensor self) -> Tensor``"""
+    def sinc_(self) -> Tensor:
+        """Schema: ``sinc_(Tensor(a!) self) -> Tensor(a!)``"""
+    def deg2rad(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``deg2rad(Tensor self) -> Tensor``"""
+    def deg2rad_(self) -> Tensor:
+        """Schema: ``deg2rad_(Tensor(a!) self) -> Tensor(a!)``"""
+    def rad2deg(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``rad2deg(Tensor self) -> Tensor``"""
+    def rad2deg_(self) -> Tensor:
+        """Schema: ``rad2deg_(Tensor(a!) self) -> Tensor(a!)``"""
+    def frac(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``frac(Tensor self) -> Tensor``"""
+    def frac_(self) -> Tensor:
+        """Schema: ``frac_(Tensor(a!) self) -> Tensor(a!)``"""
+    def sgn(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``sgn(Tensor self) -> Tensor``"""
+    def sgn_(self) -> Tensor:
+        """Schema: ``sgn_(Tensor(a!) self) -> Tensor(a!)``"""
+    def digamma(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``digamma(Tensor self) -> Tensor``"""
+    def digamma_(self) -> Tensor:
+        """Schema: ``digamma_(Tensor(a!) self) -> Tensor(a!)``"""
+    def polygamma(self, n: int, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
+    def signbit(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``signbit(Tensor self) -> Tensor``"""
+    def hypot(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``hypot(Tensor self, Tensor other) -> Tensor``"""
+    def hypot_(self, other: Tensor) -> Tensor:
+        """Schema: ``hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def logaddexp(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``logaddexp(Tensor self, Tensor other) -> Tensor``"""
+    def logaddexp2(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``logaddexp2(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def xlogy(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``xlogy.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def xlogy(self, other: int | float | bool) -> Tensor:
+        """Schema: ``xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def xlogy_(self, other: Tensor) -> Tensor:
+        """Schema: ``xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def xlogy_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def copysign(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``copysign.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def copysign(self, other: int | float | bool) -> Tensor:
+        """Schema: ``copysign.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def copysign_(self, other: Tensor) -> Tensor:
+        """Schema: ``copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def copysign_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     def sigmoid(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``sigmoid(Tensor self) -> Tensor``"""
     def sigmoid_(self) -> Tensor:
@@ -108,7 +338,11 @@ class TensorMethods:
         """Schema: ``round_(Tensor(a!) self) -> Tensor(a!)``"""
     def trunc(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``trunc(Tensor self) -> Tensor``"""
+    def fix(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``trunc(Tensor self) -> Tensor``"""
     def trunc_(self) -> Tensor:
+        """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
+    def fix_(self) -> Tensor:
         """Schema: ``trunc_(Tensor(a!) self) -> Tensor(a!)``"""
     def isnan(self) -> Tensor:
         """Schema: ``isnan(Tensor self) -> Tensor``"""
@@ -145,10 +379,22 @@ class TensorMethods:
     def sub(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
         """Schema: ``sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
     @overload
+    def subtract(self, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
+        """Schema: ``sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+    @overload
+    def subtract(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
+    @overload
     def sub_(self, other: Tensor, *, alpha: int | float | bool = 1) -> Tensor:
         """Schema: ``sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
     @overload
     def sub_(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)``"""
+    @overload
+    def subtract_(self, other: Tensor, *, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)``"""
+    @overload
+    def subtract_(self, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
         """Schema: ``sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)``"""
     @overload
     def mul(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -157,10 +403,22 @@ class TensorMethods:
     def mul(self, other: int | float | bool) -> Tensor:
         """Schema: ``mul.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def multiply(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``mul.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def multiply(self, other: int | float | bool) -> Tensor:
+        """Schema: ``mul.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
     def mul_(self, other: Tensor) -> Tensor:
         """Schema: ``mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
     def mul_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def multiply_(self, other: Tensor) -> Tensor:
+        """Schema: ``mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def multiply_(self, other: int | float | bool) -> Tensor:
         """Schema: ``mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
     def div(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -175,10 +433,46 @@ class TensorMethods:
     def div(self, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
         """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
     @overload
+    def divide(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def divide(self, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+        """Schema: ``div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor``"""
+    @overload
+    def divide(self, other: int | float | bool) -> Tensor:
+        """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def divide(self, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
+        """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
+    @overload
+    def true_divide(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``div.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def true_divide(self, other: Tensor, *, rounding_mode: str | None) -> Tensor:
+        """Schema: ``div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor``"""
+    @overload
+    def true_divide(self, other: int | float | bool) -> Tensor:
+        """Schema: ``div.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def true_divide(self, other: int | float | bool, *, rounding_mode: str | None) -> Tensor:
+        """Schema: ``div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor``"""
+    @overload
     def div_(self, other: Tensor) -> Tensor:
         """Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
     def div_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def divide_(self, other: Tensor) -> Tensor:
+        """Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def divide_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def true_divide_(self, other: Tensor) -> Tensor:
+        """Schema: ``div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def true_divide_(self, other: int | float | bool) -> Tensor:
         """Schema: ``div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
     def remainder(self, other: Tensor) -> Tensor:
@@ -233,7 +527,11 @@ class TensorMethods:
         """Schema: ``minimum(Tensor self, Tensor other) -> Tensor``"""
     def atan2(self, other: Tensor) -> Tensor:
         """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
+    def arctan2(self, other: Tensor) -> Tensor:
+        """Schema: ``atan2(Tensor self, Tensor other) -> Tensor``"""
     def atan2_(self, other: Tensor) -> Tensor:
+        """Schema: ``atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def arctan2_(self, other: Tensor) -> Tensor:
         """Schema: ``atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
     def clamp_min(self, min: Tensor) -> Tensor:
@@ -286,10 +584,22 @@ class TensorMethods:
     def ne(self, other: int | float | bool) -> Tensor:
         """Schema: ``ne.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def not_equal(self, other: Tensor) -> Tensor:
+        """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def not_equal(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ne.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
     def lt(self, other: Tensor) -> Tensor:
         """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
     def lt(self, other: int | float | bool) -> Tensor:
+        """Schema: ``lt.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def less(self, other: Tensor) -> Tensor:
+        """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def less(self, other: int | float | bool) -> Tensor:
         """Schema: ``lt.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
     def le(self, other: Tensor) -> Tensor:
@@ -298,16 +608,34 @@ class TensorMethods:
     def le(self, other: int | float | bool) -> Tensor:
         """Schema: ``le.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def less_equal(self, other: Tensor) -> Tensor:
+        """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def less_equal(self, other: int | float | bool) -> Tensor:
+        """Schema: ``le.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
     def gt(self, other: Tensor) -> Tensor:
         """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
     def gt(self, other: int | float | bool) -> Tensor:
         """Schema: ``gt.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def greater(self, other: Tensor) -> Tensor:
+        """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def greater(self, other: int | float | bool) -> Tensor:
+        """Schema: ``gt.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
     def ge(self, other: Tensor) -> Tensor:
         """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
     def ge(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def greater_equal(self, other: Tensor) -> Tensor:
+        """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    @overload
+    def greater_equal(self, other: int | float | bool) -> Tensor:
         """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
     def logical_and(self, other: Tensor) -> Tensor:
         """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
@@ -321,13 +649,43 @@ class TensorMethods:
     @overload
     def where(self, condition: Tensor, other: int | float | bool) -> Tensor:
         """Schema: ``where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def clamp(self, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+        """Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
+    @overload
     def clamp(self, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
         """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
+    @overload
+    def clip(self, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+        """Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
+    @overload
+    def clip(self, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
+        """Schema: ``clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor``"""
+    @overload
+    def clamp_(self, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+        """Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+    @overload
+    def clamp_(self, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
+        """Schema: ``clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)``"""
+    @overload
+    def clip_(self, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
+        """Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
+    @overload
+    def clip_(self, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
+        """Schema: ``clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)``"""
+    @overload
     def view(self, size: Sequence[int] | int) -> Tensor:
         """Schema: ``view(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
+    @overload
+    def view(self, dtype: dtype) -> Tensor:
+        """Schema: ``view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)``"""
     def as_strided(self, size: Sequence[int] | int, stride: Sequence[int] | int, storage_offset: int | None = None) -> Tensor:
         """Schema: ``as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)``"""
     def transpose(self, dim0: int, dim1: int) -> Tensor:
+        """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+    def swapaxes(self, dim0: int, dim1: int) -> Tensor:
+        """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
+    def swapdims(self, dim0: int, dim1: int) -> Tensor:
         """Schema: ``transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)``"""
     def t(self) -> Tensor:
         """Schema: ``t(Tensor(a) self) -> Tensor(a)``"""
@@ -388,8 +746,150 @@ class TensorMethods:
     @overload
     def movedim(self, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
         """Schema: ``movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)``"""
+    @overload
+    def moveaxis(self, source: int, destination: int) -> Tensor:
+        """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
+    @overload
+    def moveaxis(self, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
+        """Schema: ``movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)``"""
     def contiguous(self, *, memory_format: Any = None) -> Tensor:
         """Schema: ``contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)``"""
+    def t_(self) -> Tensor:
+        """Schema: ``t_(Tensor(a!) self) -> Tensor(a!)``"""
+    def transpose_(self, dim0: int, dim1: int) -> Tensor:
+        """Schema: ``transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)``"""
+    def swapaxes_(self, dim0: int, dim1: int) -> Tensor:
+        """Schema: ``transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)``"""
+    def swapdims_(self, dim0: int, dim1: int) -> Tensor:
+        """Schema: ``transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)``"""
+    @overload
+    def squeeze_(self) -> Tensor:
+        """Schema: ``squeeze_(Tensor(a!) self) -> Tensor(a!)``"""
+    @overload
+    def squeeze_(self, dim: int) -> Tensor:
+        """Schema: ``squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)``"""
+    @overload
+    def squeeze_(self, dim: Sequence[int] | int) -> Tensor:
+        """Schema: ``squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)``"""
+    def unsqueeze_(self, dim: int) -> Tensor:
+        """Schema: ``unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)``"""
+    def unfold(self, dimension: int, size: int, step: int) -> Tensor:
+        """Schema: ``unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)``"""
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
+    def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+        """Schema: ``diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor``"""
+    def diag(self, diagonal: int = 0) -> Tensor:
+        """Schema: ``diag(Tensor self, int diagonal=0) -> Tensor``"""
+    def trace(self) -> Tensor:
+        """Schema: ``trace(Tensor self) -> Tensor``"""
+    def tile(self, dims: Sequence[int] | int) -> Tensor:
+        """Schema: ``tile(Tensor self, SymInt[] dims) -> Tensor``"""
+    @overload
+    def repeat_interleave(self, repeats: Tensor, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+        """Schema: ``repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor``"""
+    @overload
+    def repeat_interleave(self, repeats: int, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+        """Schema: ``repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor``"""
+    def rot90(self, k: int = 1, dims: Sequence[int] | int = (0,1)) -> Tensor:
+        """Schema: ``rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor``"""
+    def fliplr(self) -> Tensor:
+        """Schema: ``fliplr(Tensor self) -> Tensor``"""
+    def flipud(self) -> Tensor:
+        """Schema: ``flipud(Tensor self) -> Tensor``"""
+    def ravel(self) -> Tensor:
+        """Schema: ``ravel(Tensor(a) self) -> Tensor(a)``"""
+    def take(self, index: Tensor) -> Tensor:
+        """Schema: ``take(Tensor self, Tensor index) -> Tensor``"""
+    def take_along_dim(self, indices: Tensor, dim: int | None = None) -> Tensor:
+        """Schema: ``take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor``"""
+    @overload
+    def tensor_split(self, sections: int, dim: int = 0) -> list[Tensor]:
+        """Schema: ``tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]``"""
+    @overload
+    def tensor_split(self, indices: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+        """Schema: ``tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]``"""
+    @overload
+    def tensor_split(self, tensor_indices_or_sections: Tensor, dim: int = 0) -> list[Tensor]:
+        """Schema: ``tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]``"""
+    @overload
+    def hsplit(self, sections: int) -> list[Tensor]:
+        """Schema: ``hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+    @overload
+    def hsplit(self, indices: Sequence[int] | int) -> list[Tensor]:
+        """Schema: ``hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]``"""
+    @overload
+    def vsplit(self, sections: int) -> list[Tensor]:
+        """Schema: ``vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+    @overload
+    def vsplit(self, indices: Sequence[int] | int) -> list[Tensor]:
+        """Schema: ``vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]``"""
+    @overload
+    def dsplit(self, sections: int) -> list[Tensor]:
+        """Schema: ``dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]``"""
+    @overload
+    def dsplit(self, indices: Sequence[int] | int) -> list[Tensor]:
+        """Schema: ``dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]``"""
+    def broadcast_to(self, size: Sequence[int] | int) -> Tensor:
+        """Schema: ``broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
+    @overload
+    def index_fill_(self, dim: int, index: Tensor, value: Tensor) -> Tensor:
+        """Schema: ``index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)``"""
+    @overload
+    def index_fill_(self, dim: int, index: Tensor, value: int | float | bool) -> Tensor:
+        """Schema: ``index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)``"""
+    @overload
+    def index_fill(self, dim: int, index: Tensor, value: Tensor) -> Tensor:
+        """Schema: ``index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor``"""
+    @overload
+    def index_fill(self, dim: int, index: Tensor, value: int | float | bool) -> Tensor:
+        """Schema: ``index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor``"""
+    def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        """Schema: ``index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)``"""
+    def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        """Schema: ``index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor``"""
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        """Schema: ``masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)``"""
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        """Schema: ``masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor``"""
+    def select_scatter(self, src: Tensor, dim: int, index: int) -> Tensor:
+        """Schema: ``select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor``"""
+    def slice_scatter(self, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
+        """Schema: ``slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor``"""
+    def diagonal_scatter(self, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """Schema: ``diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor``"""
+    def scatter_reduce(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        """Schema: ``scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor``"""
+    def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        """Schema: ``scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)``"""
+    def put_(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """Schema: ``put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)``"""
+    def put(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+        """Schema: ``put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor``"""
+    def inner(self, other: Tensor) -> Tensor:
+        """Schema: ``inner(Tensor self, Tensor other) -> Tensor``"""
+    def vdot(self, other: Tensor) -> Tensor:
+        """Schema: ``vdot(Tensor self, Tensor other) -> Tensor``"""
+    def kron(self, other: Tensor) -> Tensor:
+        """Schema: ``kron(Tensor self, Tensor other) -> Tensor``"""
+    def addmv(self, mat: Tensor, vec: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    def addmv_(self, mat: Tensor, vec: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+    def addr(self, vec1: Tensor, vec2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    def addr_(self, vec1: Tensor, vec2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+    def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    def baddbmm_(self, batch1: Tensor, batch2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+    def addbmm(self, batch1: Tensor, batch2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    def addbmm_(self, batch1: Tensor, batch2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+    def cross(self, other: Tensor, dim: int | None = None) -> Tensor:
+        """Schema: ``cross(Tensor self, Tensor other, int? dim=None) -> Tensor``"""
     @overload
     def sum(self, *, dtype: dtype | None = None) -> Tensor:
         """Schema: ``sum(Tensor self, *, ScalarType? dtype=None) -> Tensor``"""
@@ -495,8 +995,72 @@ class TensorMethods:
     @overload
     def norm(self, p: int | float | bool | None, dim: Sequence[int] | int, keepdim: bool = False) -> Tensor:
         """Schema: ``norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor``"""
-    def cumsum(self, dim: int, *, dtype: dtype | None = None) -> Tensor:
+    def cumsum(self, dim: int, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
         """Schema: ``cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
+    def cumsum_(self, dim: int, *, dtype: dtype | None = None) -> Tensor:
+        """Schema: ``cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)``"""
+    def cumprod(self, dim: int, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
+        """Schema: ``cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor``"""
+    def cumprod_(self, dim: int, *, dtype: dtype | None = None) -> Tensor:
+        """Schema: ``cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)``"""
+    def cummax(self, dim: int) -> tuple[Tensor, Tensor]:
+        """Schema: ``cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+    def cummin(self, dim: int) -> tuple[Tensor, Tensor]:
+        """Schema: ``cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)``"""
+    def logcumsumexp(self, dim: int, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``logcumsumexp(Tensor self, int dim) -> Tensor``"""
+    @overload
+    def count_nonzero(self, dim: Sequence[int] | int) -> Tensor:
+        """Schema: ``count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor``"""
+    @overload
+    def count_nonzero(self, dim: int | None = None) -> Tensor:
+        """Schema: ``count_nonzero(Tensor self, int? dim=None) -> Tensor``"""
+    def nansum(self, dim: Sequence[int] | int | None = None, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
+        """Schema: ``nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+    def nanmean(self, dim: Sequence[int] | int | None = None, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
+        """Schema: ``nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor``"""
+    def aminmax(self, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)``"""
+    @overload
+    def median(self) -> Tensor:
+        """Schema: ``median(Tensor self) -> Tensor``"""
+    @overload
+    def median(self, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+    @overload
+    def nanmedian(self) -> Tensor:
+        """Schema: ``nanmedian(Tensor self) -> Tensor``"""
+    @overload
+    def nanmedian(self, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+    def kthvalue(self, k: int, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+    def mode(self, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)``"""
+    @overload
+    def quantile(self, q: Tensor, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+        """Schema: ``quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+    @overload
+    def quantile(self, q: float, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+        """Schema: ``quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+    @overload
+    def nanquantile(self, q: Tensor, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+        """Schema: ``nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+    @overload
+    def nanquantile(self, q: float, dim: int | None = None, keepdim: bool = False, *, interpolation: str = 'linear', out: Tensor | None = None) -> Tensor:
+        """Schema: ``nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor``"""
+    def diff(self, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor``"""
+    def bincount(self, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+        """Schema: ``bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor``"""
+    def histc(self, bins: int = 100, min: int | float | bool = 0, max: int | float | bool = 0, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor``"""
+    @overload
+    def histogram(self, bins: Tensor, *, weight: Tensor | None = None, density: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)``"""
+    @overload
+    def histogram(self, bins: int = 100, *, range: Sequence[float] | None = None, weight: Tensor | None = None, density: bool = False) -> tuple[Tensor, Tensor]:
+        """Schema: ``histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)``"""
     def softmax(self, dim: int, dtype: dtype | None = None) -> Tensor:
         """Schema: ``softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor``"""
     def log_softmax(self, dim: int, dtype: dtype | None = None) -> Tensor:
@@ -585,3 +1149,31 @@ class TensorMethods:
         """Schema: ``index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)``"""
     def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
         """Schema: ``index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor``"""
+    def hardshrink(self, lambd: int | float | bool = 0.5, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
+    def prelu(self, weight: Tensor) -> Tensor:
+        """Schema: ``prelu(Tensor self, Tensor weight) -> Tensor``"""
+    def inverse(self) -> Tensor:
+        """Schema: ``inverse(Tensor self) -> Tensor``"""
+    def det(self) -> Tensor:
+        """Schema: ``det(Tensor self) -> Tensor``"""
+    def logdet(self) -> Tensor:
+        """Schema: ``logdet(Tensor self) -> Tensor``"""
+    def slogdet(self) -> tuple[Tensor, Tensor]:
+        """Schema: ``slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)``"""
+    def svd(self, some: bool = True, compute_uv: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """Schema: ``svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)``"""
+    def cholesky(self, upper: bool = False) -> Tensor:
+        """Schema: ``cholesky(Tensor self, bool upper=False) -> Tensor``"""
+    def qr(self, some: bool = True) -> tuple[Tensor, Tensor]:
+        """Schema: ``qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)``"""
+    def pinverse(self, rcond: float = 1e-15) -> Tensor:
+        """Schema: ``pinverse(Tensor self, float rcond=1e-15) -> Tensor``"""
+    def matrix_power(self, n: int) -> Tensor:
+        """Schema: ``matrix_power(Tensor self, int n) -> Tensor``"""
+    def matrix_exp(self) -> Tensor:
+        """Schema: ``matrix_exp(Tensor self) -> Tensor``"""
+    def cholesky_solve(self, input2: Tensor, upper: bool = False) -> Tensor:
+        """Schema: ``cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor``"""
+    def cholesky_inverse(self, upper: bool = False) -> Tensor:
+        """Schema: ``cholesky_inverse(Tensor self, bool upper=False) -> Tensor``"""

@@ -29,6 +29,15 @@ from .autograd_nodes import *
 from yaten.native.attention import (
     scaled_dot_product_attention as _native_scaled_dot_product_attention,
 )
+from yaten.native.bucketing import (
+    bincount as _native_bincount,
+    bucketize as _native_bucketize,
+    bucketize_scalar as _native_bucketize_scalar,
+    histc as _native_histc,
+    histogram as _native_histogram,
+    histogram_bin_ct as _native_histogram_bin_ct,
+    searchsorted_scalar as _native_searchsorted_scalar,
+)
 from yaten.native.closeness import (
     allclose as _native_allclose,
     equal as _native_equal,
@@ -37,6 +46,7 @@ from yaten.native.closeness import (
 from yaten.native.composite import (
     chunk as _native_chunk,
     clamp as _native_clamp,
+    clamp_ as _native_clamp_,
     contiguous as _native_contiguous,
     div_mode as _native_div_mode,
     expand_as as _native_expand_as,
@@ -65,13 +75,52 @@ from yaten.native.conv import (
     conv1d_padding as _native_conv1d_padding,
     conv2d as _native_conv2d,
     conv2d_padding as _native_conv2d_padding,
+    conv3d as _native_conv3d,
+    conv3d_padding as _native_conv3d_padding,
     conv_transpose1d as _native_conv_transpose1d,
     conv_transpose2d as _native_conv_transpose2d,
+    conv_transpose3d as _native_conv_transpose3d,
     max_pool2d as _native_max_pool2d,
 )
 from yaten.native.copy import (
     copy_ as _native_copy_,
     to_copy as _native_to_copy,
+)
+from yaten.native.differences import (
+    cumulative_trapezoid_dx as _native_cumulative_trapezoid_dx,
+    cumulative_trapezoid_x as _native_cumulative_trapezoid_x,
+    diff as _native_diff,
+    trapezoid_dx as _native_trapezoid_dx,
+    trapezoid_x as _native_trapezoid_x,
+)
+from yaten.native.distance import (
+    cosine_similarity as _native_cosine_similarity,
+    pairwise_distance as _native_pairwise_distance,
+)
+from yaten.native.einsum import (
+    einsum as _native_einsum,
+    tensordot as _native_tensordot,
+)
+from yaten.native.elementwise import (
+    float_power as _native_float_power,
+    float_power_ as _native_float_power_,
+    logit as _native_logit,
+    logit_ as _native_logit_,
+    nan_to_num as _native_nan_to_num,
+    nan_to_num_ as _native_nan_to_num_,
+    positive as _native_positive,
+)
+from yaten.native.gated import (
+    glu as _native_glu,
+    prelu as _native_prelu,
+)
+from yaten.native.grid_sampling import (
+    affine_grid_generator as _native_affine_grid_generator,
+    grid_sampler as _native_grid_sampler,
+)
+from yaten.native.im2col import (
+    col2im as _native_col2im,
+    im2col as _native_im2col,
 )
 from yaten.native.indexing import (
     index_add as _native_index_add,
@@ -82,6 +131,64 @@ from yaten.native.indexing import (
     scatter_add as _native_scatter_add,
     scatter_src as _native_scatter_src,
     scatter_value as _native_scatter_value,
+    where_nonzero as _native_where_nonzero,
+)
+from yaten.native.joining import (
+    atleast_1d as _native_atleast_1d,
+    atleast_1d_sequence as _native_atleast_1d_sequence,
+    atleast_2d as _native_atleast_2d,
+    atleast_2d_sequence as _native_atleast_2d_sequence,
+    atleast_3d as _native_atleast_3d,
+    atleast_3d_sequence as _native_atleast_3d_sequence,
+    block_diag as _native_block_diag,
+    broadcast_tensors as _native_broadcast_tensors,
+    broadcast_to as _native_broadcast_to,
+    cartesian_prod as _native_cartesian_prod,
+    column_stack as _native_column_stack,
+    combinations as _native_combinations,
+    dsplit as _native_dsplit,
+    dstack as _native_dstack,
+    hsplit as _native_hsplit,
+    hstack as _native_hstack,
+    meshgrid as _native_meshgrid,
+    meshgrid_indexing as _native_meshgrid_indexing,
+    tensor_split_indices as _native_tensor_split_indices,
+    tensor_split_sections as _native_tensor_split_sections,
+    tensor_split_tensor as _native_tensor_split_tensor,
+    vsplit as _native_vsplit,
+    vstack as _native_vstack,
+)
+from yaten.native.linalg import (
+    cholesky as _native_cholesky,
+    cholesky_inverse as _native_cholesky_inverse,
+    cholesky_solve as _native_cholesky_solve,
+    det as _native_det,
+    inverse as _native_inverse,
+    linalg_cond as _native_linalg_cond,
+    linalg_cross as _native_linalg_cross,
+    linalg_diagonal as _native_linalg_diagonal,
+    linalg_eigvalsh as _native_linalg_eigvalsh,
+    linalg_lstsq as _native_linalg_lstsq,
+    linalg_matmul as _native_linalg_matmul,
+    linalg_matrix_exp as _native_linalg_matrix_exp,
+    linalg_matrix_norm as _native_linalg_matrix_norm,
+    linalg_matrix_power as _native_linalg_matrix_power,
+    linalg_matrix_rank as _native_linalg_matrix_rank,
+    linalg_matrix_rank_tol as _native_linalg_matrix_rank_tol,
+    linalg_multi_dot as _native_linalg_multi_dot,
+    linalg_norm as _native_linalg_norm,
+    linalg_pinv as _native_linalg_pinv,
+    linalg_pinv_rcond as _native_linalg_pinv_rcond,
+    linalg_svdvals as _native_linalg_svdvals,
+    linalg_vecdot as _native_linalg_vecdot,
+    linalg_vector_norm as _native_linalg_vector_norm,
+    logdet as _native_logdet,
+    matrix_exp as _native_matrix_exp,
+    matrix_power as _native_matrix_power,
+    pinverse as _native_pinverse,
+    qr as _native_qr,
+    slogdet as _native_slogdet,
+    svd as _native_svd,
 )
 from yaten.native.loss import (
     binary_cross_entropy as _native_binary_cross_entropy,
@@ -93,10 +200,21 @@ from yaten.native.loss import (
     nll_loss as _native_nll_loss,
     smooth_l1_loss as _native_smooth_l1_loss,
 )
+from yaten.native.margin_loss import (
+    cosine_embedding_loss as _native_cosine_embedding_loss,
+    hinge_embedding_loss as _native_hinge_embedding_loss,
+    margin_ranking_loss as _native_margin_ranking_loss,
+    multi_margin_loss as _native_multi_margin_loss,
+    multilabel_margin_loss as _native_multilabel_margin_loss,
+    poisson_nll_loss as _native_poisson_nll_loss,
+    soft_margin_loss as _native_soft_margin_loss,
+    triplet_margin_loss as _native_triplet_margin_loss,
+)
 from yaten.native.nn_misc import (
     bilinear as _native_bilinear,
     dropout as _native_dropout,
     embedding as _native_embedding,
+    feature_dropout as _native_feature_dropout,
     one_hot as _native_one_hot,
 )
 from yaten.native.normalization import (
@@ -105,29 +223,143 @@ from yaten.native.normalization import (
     layer_norm as _native_layer_norm,
     rms_norm as _native_rms_norm,
 )
+from yaten.native.order_statistics import (
+    kthvalue as _native_kthvalue,
+    median as _native_median,
+    median_dim as _native_median_dim,
+    mode as _native_mode,
+    nanmedian as _native_nanmedian,
+    nanmedian_dim as _native_nanmedian_dim,
+    nanquantile as _native_nanquantile,
+    quantile as _native_quantile,
+)
+from yaten.native.padding import (
+    constant_pad_nd as _native_constant_pad_nd,
+    pad as _native_pad,
+)
+from yaten.native.pixel_shuffle import (
+    pixel_shuffle as _native_pixel_shuffle,
+    pixel_unshuffle as _native_pixel_unshuffle,
+)
+from yaten.native.pooling import (
+    adaptive_avg_pool1d as _native_adaptive_avg_pool1d,
+    adaptive_avg_pool3d as _native_adaptive_avg_pool3d,
+    adaptive_max_pool1d as _native_adaptive_max_pool1d,
+    adaptive_max_pool2d as _native_adaptive_max_pool2d,
+    adaptive_max_pool3d as _native_adaptive_max_pool3d,
+    avg_pool1d as _native_avg_pool1d,
+    avg_pool3d as _native_avg_pool3d,
+    max_pool1d as _native_max_pool1d,
+    max_pool1d_with_indices as _native_max_pool1d_with_indices,
+    max_pool3d as _native_max_pool3d,
+    max_pool3d_with_indices as _native_max_pool3d_with_indices,
+)
+from yaten.native.products import (
+    addbmm as _native_addbmm,
+    addbmm_ as _native_addbmm_,
+    addmv as _native_addmv,
+    addmv_ as _native_addmv_,
+    addr as _native_addr,
+    addr_ as _native_addr_,
+    baddbmm as _native_baddbmm,
+    baddbmm_ as _native_baddbmm_,
+    cdist as _native_cdist,
+    chain_matmul as _native_chain_matmul,
+    cross as _native_cross,
+    inner as _native_inner,
+    kron as _native_kron,
+    trace as _native_trace,
+    vdot as _native_vdot,
+)
+from yaten.native.rearranging import (
+    diag as _native_diag,
+    diag_embed as _native_diag_embed,
+    diagonal as _native_diagonal,
+    fliplr as _native_fliplr,
+    flipud as _native_flipud,
+    ravel as _native_ravel,
+    repeat_interleave_self as _native_repeat_interleave_self,
+    repeat_interleave_tensor as _native_repeat_interleave_tensor,
+    rot90 as _native_rot90,
+    take as _native_take,
+    take_along_dim as _native_take_along_dim,
+    tile as _native_tile,
+    unfold as _native_unfold,
+)
 from yaten.native.reductions import (
     all_ as _native_all_,
     all_dim as _native_all_dim,
+    aminmax as _native_aminmax,
     any_ as _native_any_,
     any_dim as _native_any_dim,
+    count_nonzero as _native_count_nonzero,
+    count_nonzero_dims as _native_count_nonzero_dims,
+    cumprod_ as _native_cumprod_,
+    cumsum_ as _native_cumsum_,
     log_softmax as _native_log_softmax,
     max_other as _native_max_other,
     min_other as _native_min_other,
+    nanmean as _native_nanmean,
+    nansum as _native_nansum,
     softmax as _native_softmax,
     std as _native_std,
     std_dim as _native_std_dim,
+    std_mean as _native_std_mean,
+    std_mean_correction as _native_std_mean_correction,
+    std_mean_dim as _native_std_mean_dim,
     var as _native_var,
     var_dim as _native_var_dim,
+    var_mean as _native_var_mean,
+    var_mean_correction as _native_var_mean_correction,
+    var_mean_dim as _native_var_mean_dim,
+)
+from yaten.native.scattering import (
+    diagonal_scatter as _native_diagonal_scatter,
+    index_copy as _native_index_copy,
+    index_copy_ as _native_index_copy_,
+    index_fill as _native_index_fill,
+    index_fill_ as _native_index_fill_,
+    masked_scatter as _native_masked_scatter,
+    masked_scatter_ as _native_masked_scatter_,
+    put as _native_put,
+    put_ as _native_put_,
+    scatter_reduce as _native_scatter_reduce,
+    scatter_reduce_ as _native_scatter_reduce_,
+    select_scatter as _native_select_scatter,
+    slice_scatter as _native_slice_scatter,
 )
 from yaten.native.sorting import (
     argsort as _native_argsort,
     argsort_stable as _native_argsort_stable,
+)
+from yaten.native.spectral import (
+    fft_fftfreq as _native_fft_fftfreq,
+    fft_fftshift as _native_fft_fftshift,
+    fft_ifftshift as _native_fft_ifftshift,
+    fft_rfftfreq as _native_fft_rfftfreq,
 )
 from yaten.native.triangle import (
     tril_ as _native_tril_,
     tril_indices as _native_tril_indices,
     triu_ as _native_triu_,
     triu_indices as _native_triu_indices,
+)
+from yaten.native.unique import (
+    unique_consecutive as _native_unique_consecutive,
+    unique_dim as _native_unique_dim,
+    unique_sorted as _native_unique_sorted,
+)
+from yaten.native.upsample import (
+    upsample_bicubic2d as _native_upsample_bicubic2d,
+    upsample_bilinear2d as _native_upsample_bilinear2d,
+    upsample_linear1d as _native_upsample_linear1d,
+    upsample_nearest1d as _native_upsample_nearest1d,
+    upsample_nearest2d as _native_upsample_nearest2d,
+    upsample_nearest3d as _native_upsample_nearest3d,
+    upsample_nearest_exact1d as _native_upsample_nearest_exact1d,
+    upsample_nearest_exact2d as _native_upsample_nearest_exact2d,
+    upsample_nearest_exact3d as _native_upsample_nearest_exact3d,
+    upsample_trilinear3d as _native_upsample_trilinear3d,
 )
 from yaten.native.views import (
     as_strided as _native_as_strided,
@@ -139,13 +371,18 @@ from yaten.native.views import (
     split as _native_split,
     split_with_sizes as _native_split_with_sizes,
     squeeze as _native_squeeze,
+    squeeze_ as _native_squeeze_,
     squeeze_all as _native_squeeze_all,
     squeeze_dim as _native_squeeze_dim,
     t as _native_t,
+    t_ as _native_t_,
     transpose as _native_transpose,
+    transpose_ as _native_transpose_,
     unbind as _native_unbind,
     unsqueeze as _native_unsqueeze,
+    unsqueeze_ as _native_unsqueeze_,
     view as _native_view,
+    view_dtype as _native_view_dtype,
 )
 from yaten.kernels.cpu.conv import (
     convolution as _cpu_convolution,
@@ -162,6 +399,19 @@ from yaten.kernels.cpu.index import (
     scatter_add_ as _cpu_scatter_add_,
     scatter_src_ as _cpu_scatter_src_,
     scatter_value_ as _cpu_scatter_value_,
+)
+from yaten.kernels.cpu.lapack import (
+    linalg_cholesky as _cpu_linalg_cholesky,
+    linalg_cholesky_ex as _cpu_linalg_cholesky_ex,
+    linalg_det as _cpu_linalg_det,
+    linalg_eigh as _cpu_linalg_eigh,
+    linalg_inv as _cpu_linalg_inv,
+    linalg_inv_ex as _cpu_linalg_inv_ex,
+    linalg_qr as _cpu_linalg_qr,
+    linalg_slogdet as _cpu_linalg_slogdet,
+    linalg_solve as _cpu_linalg_solve,
+    linalg_solve_triangular as _cpu_linalg_solve_triangular,
+    linalg_svd as _cpu_linalg_svd,
 )
 from yaten.kernels.cpu.linalg import (
     addmm as _cpu_addmm,
@@ -195,7 +445,6 @@ from yaten.kernels.cpu.reduce import (
     any_dims as _cpu_any_dims,
     argmax as _cpu_argmax,
     argmin as _cpu_argmin,
-    cumsum as _cpu_cumsum,
     log_softmax as _cpu_log_softmax,
     log_softmax_backward_data as _cpu_log_softmax_backward_data,
     logsumexp as _cpu_logsumexp,
@@ -212,6 +461,16 @@ from yaten.kernels.cpu.reduce import (
     sum_all as _cpu_sum_all,
     sum_dim as _cpu_sum_dim,
     var as _cpu_var,
+)
+from yaten.kernels.cpu.scan import (
+    cummax as _cpu_cummax,
+    cummin as _cpu_cummin,
+    cumprod as _cpu_cumprod,
+    cumsum as _cpu_cumsum,
+    logcumsumexp as _cpu_logcumsumexp,
+)
+from yaten.kernels.cpu.search import (
+    searchsorted as _cpu_searchsorted,
 )
 from yaten.kernels.cpu.shape import (
     cat as _cpu_cat,
@@ -248,6 +507,50 @@ _PW_cos = _PointwiseOp("cos", _pw_cpu.cos_kernel, (0,), (0,), "int_to_float", "a
 _PW_tan = _PointwiseOp("tan", _pw_cpu.tan_kernel, (0,), (0,), "int_to_float", "all", None, None)
 _PW_atan = _PointwiseOp("atan", _pw_cpu.atan_kernel, (0,), (0,), "int_to_float", "all", None, None)
 _PW_tanh = _PointwiseOp("tanh", _pw_cpu.tanh_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_bitwise_and_Tensor = _PointwiseOp("bitwise_and_Tensor", _pw_cpu.bitwise_and_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
+_PW_bitwise_and_Scalar = _PointwiseOp("bitwise_and_Scalar", _pw_cpu.bitwise_and_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
+_PW_bitwise_or_Tensor = _PointwiseOp("bitwise_or_Tensor", _pw_cpu.bitwise_or_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
+_PW_bitwise_or_Scalar = _PointwiseOp("bitwise_or_Scalar", _pw_cpu.bitwise_or_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
+_PW_bitwise_xor_Tensor = _PointwiseOp("bitwise_xor_Tensor", _pw_cpu.bitwise_xor_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
+_PW_bitwise_xor_Scalar = _PointwiseOp("bitwise_xor_Scalar", _pw_cpu.bitwise_xor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
+_PW_bitwise_left_shift_Tensor = _PointwiseOp("bitwise_left_shift_Tensor", _pw_cpu.bitwise_left_shift_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
+_PW_bitwise_left_shift_Tensor_Scalar = _PointwiseOp("bitwise_left_shift_Tensor_Scalar", _pw_cpu.bitwise_left_shift_Tensor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
+_PW_bitwise_left_shift_Scalar_Tensor = _PointwiseOp("bitwise_left_shift_Scalar_Tensor", _pw_cpu.bitwise_left_shift_Scalar_Tensor_kernel, (1,), (0, 1), "default", "integral", None, None)
+_PW_bitwise_right_shift_Tensor = _PointwiseOp("bitwise_right_shift_Tensor", _pw_cpu.bitwise_right_shift_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
+_PW_bitwise_right_shift_Tensor_Scalar = _PointwiseOp("bitwise_right_shift_Tensor_Scalar", _pw_cpu.bitwise_right_shift_Tensor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
+_PW_bitwise_right_shift_Scalar_Tensor = _PointwiseOp("bitwise_right_shift_Scalar_Tensor", _pw_cpu.bitwise_right_shift_Scalar_Tensor_kernel, (1,), (0, 1), "default", "integral", None, None)
+_PW_heaviside = _PointwiseOp("heaviside", _pw_cpu.heaviside_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_erfinv = _PointwiseOp("erfinv", _pw_cpu.erfinv_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_fmax = _PointwiseOp("fmax", _pw_cpu.fmax_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_fmin = _PointwiseOp("fmin", _pw_cpu.fmin_kernel, (0, 1), (0, 1), "default", "all", None, None)
+_PW_isposinf = _PointwiseOp("isposinf", _pw_cpu.isposinf_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW_isneginf = _PointwiseOp("isneginf", _pw_cpu.isneginf_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW_asin = _PointwiseOp("asin", _pw_cpu.asin_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_acos = _PointwiseOp("acos", _pw_cpu.acos_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_sinh = _PointwiseOp("sinh", _pw_cpu.sinh_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_cosh = _PointwiseOp("cosh", _pw_cpu.cosh_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_asinh = _PointwiseOp("asinh", _pw_cpu.asinh_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_acosh = _PointwiseOp("acosh", _pw_cpu.acosh_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_atanh = _PointwiseOp("atanh", _pw_cpu.atanh_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_erfc = _PointwiseOp("erfc", _pw_cpu.erfc_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_lgamma = _PointwiseOp("lgamma", _pw_cpu.lgamma_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_exp2 = _PointwiseOp("exp2", _pw_cpu.exp2_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_sinc = _PointwiseOp("sinc", _pw_cpu.sinc_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_deg2rad = _PointwiseOp("deg2rad", _pw_cpu.deg2rad_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_rad2deg = _PointwiseOp("rad2deg", _pw_cpu.rad2deg_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_frac = _PointwiseOp("frac", _pw_cpu.frac_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_sgn = _PointwiseOp("sgn", _pw_cpu.sgn_kernel, (0,), (0,), "default", "all", None, None)
+_PW_digamma = _PointwiseOp("digamma", _pw_cpu.digamma_kernel, (0,), (0,), "int_to_float", "all", None, None)
+_PW_polygamma = _PointwiseOp("polygamma", _pw_cpu.polygamma_kernel, (1,), (1,), "int_to_float", "all", None, None)
+_PW_signbit = _PointwiseOp("signbit", _pw_cpu.signbit_kernel, (0,), (0,), "always_bool", "all", None, None)
+_PW_hypot = _PointwiseOp("hypot", _pw_cpu.hypot_kernel, (0, 1), (0, 1), "default", "floating", None, None)
+_PW_logaddexp = _PointwiseOp("logaddexp", _pw_cpu.logaddexp_kernel, (0, 1), (0, 1), "default", "floating", None, None)
+_PW_logaddexp2 = _PointwiseOp("logaddexp2", _pw_cpu.logaddexp2_kernel, (0, 1), (0, 1), "default", "floating", None, None)
+_PW_xlogy_Tensor = _PointwiseOp("xlogy_Tensor", _pw_cpu.xlogy_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
+_PW_xlogy_Scalar_Self = _PointwiseOp("xlogy_Scalar_Self", _pw_cpu.xlogy_Scalar_Self_kernel, (1,), (0, 1), "int_to_float", "all", None, None)
+_PW_xlogy_Scalar_Other = _PointwiseOp("xlogy_Scalar_Other", _pw_cpu.xlogy_Scalar_Other_kernel, (0,), (0, 1), "int_to_float", "all", None, None)
+_PW_copysign_Tensor = _PointwiseOp("copysign_Tensor", _pw_cpu.copysign_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
+_PW_copysign_Scalar = _PointwiseOp("copysign_Scalar", _pw_cpu.copysign_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None, None)
 _PW_sigmoid = _PointwiseOp("sigmoid", _pw_cpu.sigmoid_kernel, (0,), (0,), "int_to_float", "all", None, None)
 _PW_relu = _PointwiseOp("relu", _pw_cpu.relu_kernel, (0,), (0,), "default", "all", None, None)
 _PW_silu = _PointwiseOp("silu", _pw_cpu.silu_kernel, (0,), (0,), "int_to_float", "floating", None, None)
@@ -313,6 +616,15 @@ _PW_leaky_relu = _PointwiseOp("leaky_relu", _pw_cpu.leaky_relu_kernel, (0,), (0,
 _PW_elu = _PointwiseOp("elu", _pw_cpu.elu_kernel, (0,), (0,), "default", "floating", 1, _pw_cpu.elu_kernel_unit_alpha)
 _PW_softplus = _PointwiseOp("softplus", _pw_cpu.softplus_kernel, (0,), (0,), "default", "floating", None, None)
 _PW_hardtanh = _PointwiseOp("hardtanh", _pw_cpu.hardtanh_kernel, (0,), (0,), "default", "no_bool", None, None)
+_PW_log_sigmoid = _PointwiseOp("log_sigmoid", _pw_cpu.log_sigmoid_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_hardswish = _PointwiseOp("hardswish", _pw_cpu.hardswish_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_hardsigmoid = _PointwiseOp("hardsigmoid", _pw_cpu.hardsigmoid_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_mish = _PointwiseOp("mish", _pw_cpu.mish_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_celu = _PointwiseOp("celu", _pw_cpu.celu_kernel, (0,), (0,), "default", "floating", 1, None)
+_PW_selu = _PointwiseOp("selu", _pw_cpu.selu_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_threshold = _PointwiseOp("threshold", _pw_cpu.threshold_kernel, (0,), (0,), "default", "no_bool", None, None)
+_PW_hardshrink = _PointwiseOp("hardshrink", _pw_cpu.hardshrink_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_softshrink = _PointwiseOp("softshrink", _pw_cpu.softshrink_kernel, (0,), (0,), "default", "floating", None, None)
 
 # The named tuples of ops with several named results (torch.return_types).
 _RT_max_dim = _return_type("max", ("values", "indices"))
@@ -320,7 +632,26 @@ _RT_min_dim = _return_type("min", ("values", "indices"))
 _RT_sort = _return_type("sort", ("values", "indices"))
 _RT_sort_stable = _return_type("sort", ("values", "indices"))
 _RT_topk = _return_type("topk", ("values", "indices"))
+_RT_cummax = _return_type("cummax", ("values", "indices"))
+_RT_cummin = _return_type("cummin", ("values", "indices"))
+_RT_aminmax = _return_type("aminmax", ("min", "max"))
+_RT_median_dim = _return_type("median", ("values", "indices"))
+_RT_nanmedian_dim = _return_type("nanmedian", ("values", "indices"))
+_RT_kthvalue = _return_type("kthvalue", ("values", "indices"))
+_RT_mode = _return_type("mode", ("values", "indices"))
+_RT_histogram_bins_tensor = _return_type("histogram", ("hist", "bin_edges"))
+_RT_histogram_bin_ct = _return_type("histogram", ("hist", "bin_edges"))
 _RT_nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight"))
+_RT_linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+_RT_linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+_RT_linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+_RT_linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+_RT_linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+_RT_linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_RT_linalg_lstsq = _return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+_RT_slogdet = _return_type("slogdet", ("sign", "logabsdet"))
+_RT_svd = _return_type("svd", ("U", "S", "V"))
+_RT_qr = _return_type("qr", ("Q", "R"))
 
 # Dispatch tables: device type -> array-level kernel.
 _K_sum = {"cpu": _quiet(_cpu_sum_all), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all")}
@@ -348,6 +679,11 @@ _K_any_dims = {"cpu": _quiet(_cpu_any_dims), "cuda": _Lazy("yaten.kernels.cuda.r
 _K_norm_Scalar = {"cpu": _quiet(_cpu_norm), "cuda": _Lazy("yaten.kernels.cuda.reduce", "norm")}
 _K_norm_ScalarOpt_dim = {"cpu": _quiet(_cpu_norm), "cuda": _Lazy("yaten.kernels.cuda.reduce", "norm")}
 _K_cumsum = {"cpu": _quiet(_cpu_cumsum), "cuda": _Lazy("yaten.kernels.cuda.scan", "cumsum")}
+_K_cumprod = {"cpu": _quiet(_cpu_cumprod), "cuda": _Lazy("yaten.kernels.cuda.row_scan", "cumprod")}
+_K_cummax = {"cpu": _quiet(_cpu_cummax), "cuda": _Lazy("yaten.kernels.cuda.row_scan", "cummax")}
+_K_cummin = {"cpu": _quiet(_cpu_cummin), "cuda": _Lazy("yaten.kernels.cuda.row_scan", "cummin")}
+_K_logcumsumexp = {"cpu": _quiet(_cpu_logcumsumexp), "cuda": _Lazy("yaten.kernels.cuda.row_scan", "logcumsumexp")}
+_K_searchsorted_Tensor = {"cpu": _quiet(_cpu_searchsorted), "cuda": _Lazy("yaten.kernels.cuda.search", "searchsorted")}
 _K__softmax = {"cpu": _quiet(_cpu_softmax), "cuda": _Lazy("yaten.kernels.cuda.softmax", "softmax")}
 _K__log_softmax = {"cpu": _quiet(_cpu_log_softmax), "cuda": _Lazy("yaten.kernels.cuda.softmax", "log_softmax")}
 _K__softmax_backward_data = {"cpu": _quiet(_cpu_softmax_backward_data), "cuda": _Lazy("yaten.kernels.cuda.softmax", "softmax_backward_data")}
@@ -392,6 +728,17 @@ _K_native_layer_norm = {"cpu": _quiet(_cpu_native_layer_norm), "cuda": _Lazy("ya
 _K_native_batch_norm = {"cpu": _quiet(_cpu_native_batch_norm), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm")}
 _K_native_layer_norm_backward = {"cpu": _quiet(_cpu_native_layer_norm_backward), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm_backward")}
 _K_native_batch_norm_backward = {"cpu": _quiet(_cpu_native_batch_norm_backward), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm_backward")}
+_K_linalg_solve = {"cpu": _quiet(_cpu_linalg_solve)}
+_K_linalg_inv = {"cpu": _quiet(_cpu_linalg_inv)}
+_K_linalg_inv_ex = {"cpu": _quiet(_cpu_linalg_inv_ex)}
+_K_linalg_cholesky_ex = {"cpu": _quiet(_cpu_linalg_cholesky_ex)}
+_K_linalg_det = {"cpu": _quiet(_cpu_linalg_det)}
+_K_linalg_slogdet = {"cpu": _quiet(_cpu_linalg_slogdet)}
+_K_linalg_cholesky = {"cpu": _quiet(_cpu_linalg_cholesky)}
+_K_linalg_qr = {"cpu": _quiet(_cpu_linalg_qr)}
+_K_linalg_svd = {"cpu": _quiet(_cpu_linalg_svd)}
+_K_linalg_eigh = {"cpu": _quiet(_cpu_linalg_eigh)}
+_K_linalg_solve_triangular = {"cpu": _quiet(_cpu_linalg_solve_triangular)}
 
 
 def neg(self):
@@ -1008,6 +1355,1304 @@ def tanh_out(self, *, out):
     if _GRAD.enabled and self._rg:
         _out_of_autograd('tanh')
     return _write_out('tanh', out, tanh(self), (self,))
+
+
+def bitwise_and_Tensor(self, other):
+    """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_and', self, other, scalars_from=0)
+    result = _wrap(_PW_bitwise_and_Tensor(device, (self._data, other._data)), device)
+    return result
+
+
+def bitwise_and__Tensor(self, other):
+    """bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_and_', self, other, scalars_from=1)
+    _PW_bitwise_and_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_and_Tensor_out(self, other, *, out):
+    """bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('bitwise_and')
+    return _write_out('bitwise_and', out, bitwise_and_Tensor(self, other), (self, other))
+
+
+def bitwise_and_Scalar(self, other):
+    """bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_bitwise_and_Scalar(device, (self._data, other)), device)
+    return result
+
+
+def bitwise_and__Scalar(self, other):
+    """bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    _PW_bitwise_and_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_or_Tensor(self, other):
+    """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_or', self, other, scalars_from=0)
+    result = _wrap(_PW_bitwise_or_Tensor(device, (self._data, other._data)), device)
+    return result
+
+
+def bitwise_or__Tensor(self, other):
+    """bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_or_', self, other, scalars_from=1)
+    _PW_bitwise_or_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_or_Tensor_out(self, other, *, out):
+    """bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('bitwise_or')
+    return _write_out('bitwise_or', out, bitwise_or_Tensor(self, other), (self, other))
+
+
+def bitwise_or_Scalar(self, other):
+    """bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_bitwise_or_Scalar(device, (self._data, other)), device)
+    return result
+
+
+def bitwise_or__Scalar(self, other):
+    """bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    _PW_bitwise_or_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_xor_Tensor(self, other):
+    """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_xor', self, other, scalars_from=0)
+    result = _wrap(_PW_bitwise_xor_Tensor(device, (self._data, other._data)), device)
+    return result
+
+
+def bitwise_xor__Tensor(self, other):
+    """bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_xor_', self, other, scalars_from=1)
+    _PW_bitwise_xor_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_xor_Tensor_out(self, other, *, out):
+    """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('bitwise_xor')
+    return _write_out('bitwise_xor', out, bitwise_xor_Tensor(self, other), (self, other))
+
+
+def bitwise_xor_Scalar(self, other):
+    """bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_bitwise_xor_Scalar(device, (self._data, other)), device)
+    return result
+
+
+def bitwise_xor__Scalar(self, other):
+    """bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    _PW_bitwise_xor_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_left_shift_Tensor(self, other):
+    """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_left_shift', self, other, scalars_from=0)
+    result = _wrap(_PW_bitwise_left_shift_Tensor(device, (self._data, other._data)), device)
+    return result
+
+
+def bitwise_left_shift__Tensor(self, other):
+    """bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_left_shift_', self, other, scalars_from=1)
+    _PW_bitwise_left_shift_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_left_shift_Tensor_out(self, other, *, out):
+    """bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('bitwise_left_shift')
+    return _write_out('bitwise_left_shift', out, bitwise_left_shift_Tensor(self, other), (self, other))
+
+
+def bitwise_left_shift_Tensor_Scalar(self, other):
+    """bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_bitwise_left_shift_Tensor_Scalar(device, (self._data, other)), device)
+    return result
+
+
+def bitwise_left_shift__Tensor_Scalar(self, other):
+    """bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    _PW_bitwise_left_shift_Tensor_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_left_shift_Scalar_Tensor(self, other):
+    """bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
+    device = other._device
+    result = _wrap(_PW_bitwise_left_shift_Scalar_Tensor(device, (self, other._data)), device)
+    return result
+
+
+def bitwise_right_shift_Tensor(self, other):
+    """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_right_shift', self, other, scalars_from=0)
+    result = _wrap(_PW_bitwise_right_shift_Tensor(device, (self._data, other._data)), device)
+    return result
+
+
+def bitwise_right_shift__Tensor(self, other):
+    """bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('bitwise_right_shift_', self, other, scalars_from=1)
+    _PW_bitwise_right_shift_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_right_shift_Tensor_out(self, other, *, out):
+    """bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('bitwise_right_shift')
+    return _write_out('bitwise_right_shift', out, bitwise_right_shift_Tensor(self, other), (self, other))
+
+
+def bitwise_right_shift_Tensor_Scalar(self, other):
+    """bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_bitwise_right_shift_Tensor_Scalar(device, (self._data, other)), device)
+    return result
+
+
+def bitwise_right_shift__Tensor_Scalar(self, other):
+    """bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    _PW_bitwise_right_shift_Tensor_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def bitwise_right_shift_Scalar_Tensor(self, other):
+    """bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
+    device = other._device
+    result = _wrap(_PW_bitwise_right_shift_Scalar_Tensor(device, (self, other._data)), device)
+    return result
+
+
+def heaviside(self, values):
+    """heaviside(Tensor self, Tensor values) -> Tensor"""
+    device = self._device
+    if values._device is not device:
+        device = _common_device('heaviside', self, values, scalars_from=0)
+    result = _wrap(_PW_heaviside(device, (self._data, values._data)), device)
+    return result
+
+
+def heaviside_(self, values):
+    """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)"""
+    device = self._device
+    if values._device is not device:
+        device = _common_device('heaviside_', self, values, scalars_from=1)
+    _PW_heaviside(device, (self._data, values._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def heaviside_out(self, values, *, out):
+    """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or values._rg):
+        _out_of_autograd('heaviside')
+    return _write_out('heaviside', out, heaviside(self, values), (self, values))
+
+
+def nan_to_num(self, nan=None, posinf=None, neginf=None):
+    """nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor"""
+    return _native_nan_to_num(self, nan, posinf, neginf)
+
+
+def nan_to_num_(self, nan=None, posinf=None, neginf=None):
+    """nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)"""
+    return _native_nan_to_num_(self, nan, posinf, neginf)
+
+
+def nan_to_num_out(self, nan=None, posinf=None, neginf=None, *, out):
+    """nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('nan_to_num')
+    return _write_out('nan_to_num', out, nan_to_num(self, nan, posinf, neginf))
+
+
+def logit(self, eps=None):
+    """logit(Tensor self, float? eps=None) -> Tensor"""
+    result = _native_logit(self, eps)
+    if _GRAD.enabled and self._rg:
+        node = LogitBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_eps = eps
+        _set_history(result, node)
+    return result
+
+
+def logit_(self, eps=None):
+    """logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)"""
+    return _native_logit_(self, eps)
+
+
+def logit_out(self, eps=None, *, out):
+    """logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('logit')
+    return _write_out('logit', out, logit(self, eps))
+
+
+def positive(self):
+    """positive(Tensor(a) self) -> Tensor(a)"""
+    return _native_positive(self)
+
+
+def float_power_Tensor_Tensor(self, exponent):
+    """float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
+    return _native_float_power(self, exponent)
+
+
+def float_power_Tensor_Tensor_out(self, exponent, *, out):
+    """float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or exponent._rg):
+        _out_of_autograd('float_power')
+    return _write_out('float_power', out, float_power_Tensor_Tensor(self, exponent))
+
+
+def float_power_Scalar(self, exponent):
+    """float_power.Scalar(Scalar self, Tensor exponent) -> Tensor"""
+    return _native_float_power(self, exponent)
+
+
+def float_power_Tensor_Scalar(self, exponent):
+    """float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"""
+    return _native_float_power(self, exponent)
+
+
+def float_power__Scalar(self, exponent):
+    """float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)"""
+    return _native_float_power_(self, exponent)
+
+
+def float_power__Tensor(self, exponent):
+    """float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)"""
+    return _native_float_power_(self, exponent)
+
+
+def erfinv(self):
+    """erfinv(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_erfinv(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = ErfinvBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def erfinv_(self):
+    """erfinv_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = ErfinvBackward0()
+        _connect(node, (self,))
+    _PW_erfinv(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+        node._saved_result_ = _Saved(self, True)
+    return self
+
+
+def erfinv_out(self, *, out):
+    """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('erfinv')
+    return _write_out('erfinv', out, erfinv(self), (self,))
+
+
+def fmax(self, other):
+    """fmax(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('fmax', self, other, scalars_from=0)
+    result = _wrap(_PW_fmax(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = FmaxBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_other_ = _Saved(other, False)
+        _set_history(result, node)
+    return result
+
+
+def fmax_out(self, other, *, out):
+    """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('fmax')
+    return _write_out('fmax', out, fmax(self, other), (self, other))
+
+
+def fmin(self, other):
+    """fmin(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('fmin', self, other, scalars_from=0)
+    result = _wrap(_PW_fmin(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = FminBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_other_ = _Saved(other, False)
+        _set_history(result, node)
+    return result
+
+
+def fmin_out(self, other, *, out):
+    """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('fmin')
+    return _write_out('fmin', out, fmin(self, other), (self, other))
+
+
+def isposinf(self):
+    """isposinf(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_isposinf(device, (self._data,)), device)
+    return result
+
+
+def isposinf_out(self, *, out):
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('isposinf')
+    return _write_out('isposinf', out, isposinf(self), (self,))
+
+
+def isneginf(self):
+    """isneginf(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_isneginf(device, (self._data,)), device)
+    return result
+
+
+def isneginf_out(self, *, out):
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('isneginf')
+    return _write_out('isneginf', out, isneginf(self), (self,))
+
+
+def asin(self):
+    """asin(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_asin(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = AsinBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def asin_(self):
+    """asin_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = AsinBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_asin(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def asin_out(self, *, out):
+    """asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('asin')
+    return _write_out('asin', out, asin(self), (self,))
+
+
+def acos(self):
+    """acos(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_acos(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = AcosBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def acos_(self):
+    """acos_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = AcosBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_acos(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def acos_out(self, *, out):
+    """acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('acos')
+    return _write_out('acos', out, acos(self), (self,))
+
+
+def sinh(self):
+    """sinh(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_sinh(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = SinhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def sinh_(self):
+    """sinh_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = SinhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_sinh(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def sinh_out(self, *, out):
+    """sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('sinh')
+    return _write_out('sinh', out, sinh(self), (self,))
+
+
+def cosh(self):
+    """cosh(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_cosh(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = CoshBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def cosh_(self):
+    """cosh_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = CoshBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_cosh(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def cosh_out(self, *, out):
+    """cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('cosh')
+    return _write_out('cosh', out, cosh(self), (self,))
+
+
+def asinh(self):
+    """asinh(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_asinh(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = AsinhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def asinh_(self):
+    """asinh_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = AsinhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_asinh(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def asinh_out(self, *, out):
+    """asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('asinh')
+    return _write_out('asinh', out, asinh(self), (self,))
+
+
+def acosh(self):
+    """acosh(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_acosh(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = AcoshBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def acosh_(self):
+    """acosh_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = AcoshBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_acosh(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def acosh_out(self, *, out):
+    """acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('acosh')
+    return _write_out('acosh', out, acosh(self), (self,))
+
+
+def atanh(self):
+    """atanh(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_atanh(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = AtanhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def atanh_(self):
+    """atanh_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = AtanhBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_atanh(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def atanh_out(self, *, out):
+    """atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('atanh')
+    return _write_out('atanh', out, atanh(self), (self,))
+
+
+def erfc(self):
+    """erfc(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_erfc(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = ErfcBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def erfc_(self):
+    """erfc_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = ErfcBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_erfc(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def erfc_out(self, *, out):
+    """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('erfc')
+    return _write_out('erfc', out, erfc(self), (self,))
+
+
+def lgamma(self):
+    """lgamma(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_lgamma(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = LgammaBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def lgamma_(self):
+    """lgamma_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = LgammaBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_lgamma(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def lgamma_out(self, *, out):
+    """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('lgamma')
+    return _write_out('lgamma', out, lgamma(self), (self,))
+
+
+def exp2(self):
+    """exp2(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_exp2(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = Exp2Backward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def exp2_(self):
+    """exp2_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = Exp2Backward0()
+        _connect(node, (self,))
+    _PW_exp2(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+        node._saved_result_ = _Saved(self, True)
+    return self
+
+
+def exp2_out(self, *, out):
+    """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('exp2')
+    return _write_out('exp2', out, exp2(self), (self,))
+
+
+def sinc(self):
+    """sinc(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_sinc(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = SincBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def sinc_(self):
+    """sinc_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = SincBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_sinc(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def sinc_out(self, *, out):
+    """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('sinc')
+    return _write_out('sinc', out, sinc(self), (self,))
+
+
+def deg2rad(self):
+    """deg2rad(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_deg2rad(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = Deg2RadBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def deg2rad_(self):
+    """deg2rad_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = Deg2RadBackward0()
+        _connect(node, (self,))
+    _PW_deg2rad(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def deg2rad_out(self, *, out):
+    """deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('deg2rad')
+    return _write_out('deg2rad', out, deg2rad(self), (self,))
+
+
+def rad2deg(self):
+    """rad2deg(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_rad2deg(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = Rad2DegBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def rad2deg_(self):
+    """rad2deg_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = Rad2DegBackward0()
+        _connect(node, (self,))
+    _PW_rad2deg(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def rad2deg_out(self, *, out):
+    """rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('rad2deg')
+    return _write_out('rad2deg', out, rad2deg(self), (self,))
+
+
+def frac(self):
+    """frac(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_frac(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = FracBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def frac_(self):
+    """frac_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = FracBackward0()
+        _connect(node, (self,))
+    _PW_frac(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def frac_out(self, *, out):
+    """frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('frac')
+    return _write_out('frac', out, frac(self), (self,))
+
+
+def sgn(self):
+    """sgn(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_sgn(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = SgnBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def sgn_(self):
+    """sgn_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    if recording:
+        node = SgnBackward0()
+        _connect(node, (self,))
+    _PW_sgn(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def sgn_out(self, *, out):
+    """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('sgn')
+    return _write_out('sgn', out, sgn(self), (self,))
+
+
+def digamma(self):
+    """digamma(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_digamma(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = DigammaBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def digamma_(self):
+    """digamma_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = DigammaBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_digamma(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def digamma_out(self, *, out):
+    """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('digamma')
+    return _write_out('digamma', out, digamma(self), (self,))
+
+
+def polygamma(n, self):
+    """polygamma(int n, Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_polygamma(device, (n, self._data)), device)
+    if _GRAD.enabled and self._rg:
+        node = PolygammaBackward0()
+        _connect(node, (self,))
+        node._saved_n = n
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def polygamma_out(n, self, *, out):
+    """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('polygamma')
+    return _write_out('polygamma', out, polygamma(n, self), (self,))
+
+
+def signbit(self):
+    """signbit(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_signbit(device, (self._data,)), device)
+    return result
+
+
+def signbit_out(self, *, out):
+    """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('signbit')
+    return _write_out('signbit', out, signbit(self), (self,))
+
+
+def hypot(self, other):
+    """hypot(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('hypot', self, other, scalars_from=0)
+    result = _wrap(_PW_hypot(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = HypotBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def hypot_(self, other):
+    """hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('hypot_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = HypotBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_hypot(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+        node._saved_result_ = _Saved(self, True)
+    return self
+
+
+def hypot_out(self, other, *, out):
+    """hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('hypot')
+    return _write_out('hypot', out, hypot(self, other), (self, other))
+
+
+def logaddexp(self, other):
+    """logaddexp(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logaddexp', self, other, scalars_from=0)
+    result = _wrap(_PW_logaddexp(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = LogaddexpBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_other_ = _Saved(other, False)
+        _set_history(result, node)
+    return result
+
+
+def logaddexp_out(self, other, *, out):
+    """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('logaddexp')
+    return _write_out('logaddexp', out, logaddexp(self, other), (self, other))
+
+
+def logaddexp2(self, other):
+    """logaddexp2(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logaddexp2', self, other, scalars_from=0)
+    result = _wrap(_PW_logaddexp2(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = Logaddexp2Backward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_other_ = _Saved(other, False)
+        _set_history(result, node)
+    return result
+
+
+def logaddexp2_out(self, other, *, out):
+    """logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('logaddexp2')
+    return _write_out('logaddexp2', out, logaddexp2(self, other), (self, other))
+
+
+def xlogy_Tensor(self, other):
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('xlogy', self, other, scalars_from=0)
+    result = _wrap(_PW_xlogy_Tensor(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = XlogyBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_other_ = _Saved(other, False)
+        _set_history(result, node)
+    return result
+
+
+def xlogy__Tensor(self, other):
+    """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('xlogy_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = XlogyBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_other_ = _Saved(other, False)
+    _PW_xlogy_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def xlogy_OutTensor(self, other, *, out):
+    """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('xlogy')
+    return _write_out('xlogy', out, xlogy_Tensor(self, other), (self, other))
+
+
+def xlogy_Scalar_Self(self, other):
+    """xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor"""
+    device = other._device
+    result = _wrap(_PW_xlogy_Scalar_Self(device, (self, other._data)), device)
+    if _GRAD.enabled and other._rg:
+        node = XlogyBackward1()
+        _connect(node, (other,))
+        node._saved_self = self
+        node._saved_other_ = _Saved(other, False)
+        _set_history(result, node)
+    return result
+
+
+def xlogy_Scalar_Other(self, other):
+    """xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_xlogy_Scalar_Other(device, (self._data, other)), device)
+    if _GRAD.enabled and self._rg:
+        node = XlogyBackward2()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_other = other
+        _set_history(result, node)
+    return result
+
+
+def xlogy__Scalar_Other(self, other):
+    """xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = XlogyBackward2()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_other = other
+    _PW_xlogy_Scalar_Other(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def copysign_Tensor(self, other):
+    """copysign.Tensor(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('copysign', self, other, scalars_from=0)
+    result = _wrap(_PW_copysign_Tensor(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = CopysignBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True) if self._rg else _NOT_SAVED
+    return result
+
+
+def copysign__Tensor(self, other):
+    """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('copysign_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = CopysignBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_copysign_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+        node._saved_result_ = _Saved(self, True) if self._rg else _NOT_SAVED
+    return self
+
+
+def copysign_out(self, other, *, out):
+    """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('copysign')
+    return _write_out('copysign', out, copysign_Tensor(self, other), (self, other))
+
+
+def copysign_Scalar(self, other):
+    """copysign.Scalar(Tensor self, Scalar other) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_copysign_Scalar(device, (self._data, other)), device)
+    if _GRAD.enabled and self._rg:
+        node = CopysignBackward1()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def copysign__Scalar(self, other):
+    """copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = CopysignBackward1()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_copysign_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+        node._saved_result_ = _Saved(self, True)
+    return self
 
 
 def sigmoid(self):
@@ -2387,9 +4032,29 @@ def where_ScalarSelf(condition, self, other):
     return result
 
 
+def where(condition):
+    """where(Tensor condition) -> Tensor[]"""
+    return _native_where_nonzero(condition)
+
+
 def clamp(self, min=None, max=None):
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor"""
     return _native_clamp(self, min, max)
+
+
+def clamp_Tensor(self, min=None, max=None):
+    """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor"""
+    return _native_clamp(self, min, max)
+
+
+def clamp_(self, min=None, max=None):
+    """clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)"""
+    return _native_clamp_(self, min, max)
+
+
+def clamp__Tensor(self, min=None, max=None):
+    """clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)"""
+    return _native_clamp_(self, min, max)
 
 
 def div_Tensor_mode(self, other, rounding_mode):
@@ -2410,6 +4075,12 @@ def view(self, size):
         _connect(node, (self,))
         node._saved_self_ = _Meta(self)
         _set_history(result, node)
+    return result
+
+
+def view_dtype(self, dtype):
+    """view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)"""
+    result = _native_view_dtype(self, dtype)
     return result
 
 
@@ -2664,6 +4335,396 @@ def movedim_intlist(self, source, destination):
 def contiguous(self, memory_format=None):
     """contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)"""
     return _native_contiguous(self, memory_format)
+
+
+def t_(self):
+    """t_(Tensor(a!) self) -> Tensor(a!)"""
+    return _native_t_(self)
+
+
+def transpose_(self, dim0, dim1):
+    """transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)"""
+    return _native_transpose_(self, dim0, dim1)
+
+
+def squeeze_(self):
+    """squeeze_(Tensor(a!) self) -> Tensor(a!)"""
+    return _native_squeeze_(self)
+
+
+def squeeze__dim(self, dim):
+    """squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)"""
+    return _native_squeeze_(self, dim)
+
+
+def squeeze__dims(self, dim):
+    """squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)"""
+    return _native_squeeze_(self, dim)
+
+
+def unsqueeze_(self, dim):
+    """unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)"""
+    return _native_unsqueeze_(self, dim)
+
+
+def unfold(self, dimension, size, step):
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)"""
+    return _native_unfold(self, dimension, size, step)
+
+
+def diagonal(self, offset=0, dim1=0, dim2=1):
+    """diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)"""
+    return _native_diagonal(self, offset, dim1, dim2)
+
+
+def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+    """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"""
+    return _native_diag_embed(self, offset, dim1, dim2)
+
+
+def diag(self, diagonal=0):
+    """diag(Tensor self, int diagonal=0) -> Tensor"""
+    return _native_diag(self, diagonal)
+
+
+def trace(self):
+    """trace(Tensor self) -> Tensor"""
+    return _native_trace(self)
+
+
+def tile(self, dims):
+    """tile(Tensor self, SymInt[] dims) -> Tensor"""
+    return _native_tile(self, dims)
+
+
+def repeat_interleave_Tensor(repeats, output_size=None):
+    """repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor"""
+    return _native_repeat_interleave_tensor(repeats, output_size)
+
+
+def repeat_interleave_self_Tensor(self, repeats, dim=None, output_size=None):
+    """repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor"""
+    return _native_repeat_interleave_self(self, repeats, dim, output_size)
+
+
+def repeat_interleave_self_int(self, repeats, dim=None, output_size=None):
+    """repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor"""
+    return _native_repeat_interleave_self(self, repeats, dim, output_size)
+
+
+def rot90(self, k=1, dims=(0,1)):
+    """rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor"""
+    return _native_rot90(self, k, dims)
+
+
+def fliplr(self):
+    """fliplr(Tensor self) -> Tensor"""
+    return _native_fliplr(self)
+
+
+def flipud(self):
+    """flipud(Tensor self) -> Tensor"""
+    return _native_flipud(self)
+
+
+def ravel(self):
+    """ravel(Tensor(a) self) -> Tensor(a)"""
+    return _native_ravel(self)
+
+
+def take(self, index):
+    """take(Tensor self, Tensor index) -> Tensor"""
+    return _native_take(self, index)
+
+
+def take_along_dim(self, indices, dim=None):
+    """take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor"""
+    return _native_take_along_dim(self, indices, dim)
+
+
+def atleast_1d(self):
+    """atleast_1d(Tensor self) -> Tensor"""
+    return _native_atleast_1d(self)
+
+
+def atleast_1d_Sequence(tensors):
+    """atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]"""
+    return _native_atleast_1d_sequence(tensors)
+
+
+def atleast_2d(self):
+    """atleast_2d(Tensor self) -> Tensor"""
+    return _native_atleast_2d(self)
+
+
+def atleast_2d_Sequence(tensors):
+    """atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]"""
+    return _native_atleast_2d_sequence(tensors)
+
+
+def atleast_3d(self):
+    """atleast_3d(Tensor self) -> Tensor"""
+    return _native_atleast_3d(self)
+
+
+def atleast_3d_Sequence(tensors):
+    """atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]"""
+    return _native_atleast_3d_sequence(tensors)
+
+
+def hstack(tensors):
+    """hstack(Tensor[] tensors) -> Tensor"""
+    return _native_hstack(tensors)
+
+
+def vstack(tensors):
+    """vstack(Tensor[] tensors) -> Tensor"""
+    return _native_vstack(tensors)
+
+
+def dstack(tensors):
+    """dstack(Tensor[] tensors) -> Tensor"""
+    return _native_dstack(tensors)
+
+
+def column_stack(tensors):
+    """column_stack(Tensor[] tensors) -> Tensor"""
+    return _native_column_stack(tensors)
+
+
+def tensor_split_sections(self, sections, dim=0):
+    """tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]"""
+    return _native_tensor_split_sections(self, sections, dim)
+
+
+def tensor_split_indices(self, indices, dim=0):
+    """tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]"""
+    return _native_tensor_split_indices(self, indices, dim)
+
+
+def tensor_split_tensor_indices_or_sections(self, tensor_indices_or_sections, dim=0):
+    """tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]"""
+    return _native_tensor_split_tensor(self, tensor_indices_or_sections, dim)
+
+
+def hsplit_int(self, sections):
+    """hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]"""
+    return _native_hsplit(self, sections)
+
+
+def hsplit_array(self, indices):
+    """hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]"""
+    return _native_hsplit(self, indices)
+
+
+def vsplit_int(self, sections):
+    """vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]"""
+    return _native_vsplit(self, sections)
+
+
+def vsplit_array(self, indices):
+    """vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]"""
+    return _native_vsplit(self, indices)
+
+
+def dsplit_int(self, sections):
+    """dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]"""
+    return _native_dsplit(self, sections)
+
+
+def dsplit_array(self, indices):
+    """dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]"""
+    return _native_dsplit(self, indices)
+
+
+def meshgrid(tensors):
+    """meshgrid(Tensor[] tensors) -> Tensor[]"""
+    return _native_meshgrid(tensors)
+
+
+def meshgrid_indexing(tensors, indexing):
+    """meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]"""
+    return _native_meshgrid_indexing(tensors, indexing)
+
+
+def broadcast_to(self, size):
+    """broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
+    return _native_broadcast_to(self, size)
+
+
+def broadcast_tensors(tensors):
+    """broadcast_tensors(Tensor[] tensors) -> Tensor[]"""
+    return _native_broadcast_tensors(tensors)
+
+
+def block_diag(tensors):
+    """block_diag(Tensor[] tensors) -> Tensor"""
+    return _native_block_diag(tensors)
+
+
+def cartesian_prod(tensors):
+    """cartesian_prod(Tensor[] tensors) -> Tensor"""
+    return _native_cartesian_prod(tensors)
+
+
+def combinations(self, r=2, with_replacement=False):
+    """combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor"""
+    return _native_combinations(self, r, with_replacement)
+
+
+def index_fill__int_Scalar(self, dim, index, value):
+    """index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)"""
+    return _native_index_fill_(self, dim, index, value)
+
+
+def index_fill__int_Tensor(self, dim, index, value):
+    """index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)"""
+    return _native_index_fill_(self, dim, index, value)
+
+
+def index_fill_int_Scalar(self, dim, index, value):
+    """index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor"""
+    return _native_index_fill(self, dim, index, value)
+
+
+def index_fill_int_Tensor(self, dim, index, value):
+    """index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor"""
+    return _native_index_fill(self, dim, index, value)
+
+
+def index_copy_(self, dim, index, source):
+    """index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)"""
+    return _native_index_copy_(self, dim, index, source)
+
+
+def index_copy(self, dim, index, source):
+    """index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor"""
+    return _native_index_copy(self, dim, index, source)
+
+
+def masked_scatter_(self, mask, source):
+    """masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)"""
+    return _native_masked_scatter_(self, mask, source)
+
+
+def masked_scatter(self, mask, source):
+    """masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor"""
+    return _native_masked_scatter(self, mask, source)
+
+
+def select_scatter(self, src, dim, index):
+    """select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor"""
+    return _native_select_scatter(self, src, dim, index)
+
+
+def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+    """slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor"""
+    return _native_slice_scatter(self, src, dim, start, end, step)
+
+
+def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+    """diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor"""
+    return _native_diagonal_scatter(self, src, offset, dim1, dim2)
+
+
+def scatter_reduce_two(self, dim, index, src, reduce, include_self=True):
+    """scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor"""
+    return _native_scatter_reduce(self, dim, index, src, reduce, include_self)
+
+
+def scatter_reduce__two(self, dim, index, src, reduce, include_self=True):
+    """scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)"""
+    return _native_scatter_reduce_(self, dim, index, src, reduce, include_self)
+
+
+def put_(self, index, source, accumulate=False):
+    """put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)"""
+    return _native_put_(self, index, source, accumulate)
+
+
+def put(self, index, source, accumulate=False):
+    """put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor"""
+    return _native_put(self, index, source, accumulate)
+
+
+def einsum(equation, tensors, path=None):
+    """einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor"""
+    return _native_einsum(equation, tensors, path)
+
+
+def tensordot(self, other, dims_self, dims_other):
+    """tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor"""
+    return _native_tensordot(self, other, dims_self, dims_other)
+
+
+def inner(self, other):
+    """inner(Tensor self, Tensor other) -> Tensor"""
+    return _native_inner(self, other)
+
+
+def vdot(self, other):
+    """vdot(Tensor self, Tensor other) -> Tensor"""
+    return _native_vdot(self, other)
+
+
+def kron(self, other):
+    """kron(Tensor self, Tensor other) -> Tensor"""
+    return _native_kron(self, other)
+
+
+def addmv(self, mat, vec, beta=1, alpha=1):
+    """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    return _native_addmv(self, mat, vec, beta, alpha)
+
+
+def addmv_(self, mat, vec, beta=1, alpha=1):
+    """addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)"""
+    return _native_addmv_(self, mat, vec, beta, alpha)
+
+
+def addr(self, vec1, vec2, beta=1, alpha=1):
+    """addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    return _native_addr(self, vec1, vec2, beta, alpha)
+
+
+def addr_(self, vec1, vec2, beta=1, alpha=1):
+    """addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)"""
+    return _native_addr_(self, vec1, vec2, beta, alpha)
+
+
+def baddbmm(self, batch1, batch2, beta=1, alpha=1):
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    return _native_baddbmm(self, batch1, batch2, beta, alpha)
+
+
+def baddbmm_(self, batch1, batch2, beta=1, alpha=1):
+    """baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)"""
+    return _native_baddbmm_(self, batch1, batch2, beta, alpha)
+
+
+def addbmm(self, batch1, batch2, beta=1, alpha=1):
+    """addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    return _native_addbmm(self, batch1, batch2, beta, alpha)
+
+
+def addbmm_(self, batch1, batch2, beta=1, alpha=1):
+    """addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)"""
+    return _native_addbmm_(self, batch1, batch2, beta, alpha)
+
+
+def chain_matmul(matrices):
+    """chain_matmul(Tensor[] matrices) -> Tensor"""
+    return _native_chain_matmul(matrices)
+
+
+def cross(self, other, dim=None):
+    """cross(Tensor self, Tensor other, int? dim=None) -> Tensor"""
+    return _native_cross(self, other, dim)
+
+
+def cdist(x1, x2, p=2, compute_mode=None):
+    """cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor"""
+    return _native_cdist(x1, x2, p, compute_mode)
 
 
 def sum(self, dtype=None):
@@ -3013,6 +5074,354 @@ def cumsum(self, dim, dtype=None):
         node._saved_dim = dim
         _set_history(result, node)
     return result
+
+
+def cumsum_out(self, dim, dtype=None, *, out):
+    """cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('cumsum')
+    return _write_out('cumsum', out, cumsum(self, dim, dtype))
+
+
+def cumsum_(self, dim, dtype=None):
+    """cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)"""
+    return _native_cumsum_(self, dim, dtype)
+
+
+def cumprod(self, dim, dtype=None):
+    """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K_cumprod, device, 'cumprod')(self=self._data, dim=dim, dtype=None if dtype is None else dtype.np), device)
+    if _GRAD.enabled and self._rg:
+        node = CumprodBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_dim = dim
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def cumprod_out(self, dim, dtype=None, *, out):
+    """cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('cumprod')
+    return _write_out('cumprod', out, cumprod(self, dim, dtype))
+
+
+def cumprod_(self, dim, dtype=None):
+    """cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)"""
+    return _native_cumprod_(self, dim, dtype)
+
+
+def cummax(self, dim):
+    """cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
+    device = self._device
+    result = _RT_cummax(*(_wrap(r, device) for r in _kernel(_K_cummax, device, 'cummax')(self=self._data, dim=dim)))
+    if _GRAD.enabled and self._rg:
+        node = CummaxBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_dim = dim
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_indices_ = _Saved(result[1], True)
+    return result
+
+
+def cummin(self, dim):
+    """cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
+    device = self._device
+    result = _RT_cummin(*(_wrap(r, device) for r in _kernel(_K_cummin, device, 'cummin')(self=self._data, dim=dim)))
+    if _GRAD.enabled and self._rg:
+        node = CumminBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_dim = dim
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_indices_ = _Saved(result[1], True)
+    return result
+
+
+def logcumsumexp(self, dim):
+    """logcumsumexp(Tensor self, int dim) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K_logcumsumexp, device, 'logcumsumexp')(self=self._data, dim=dim), device)
+    if _GRAD.enabled and self._rg:
+        node = LogcumsumexpBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_dim = dim
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def logcumsumexp_out(self, dim, *, out):
+    """logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('logcumsumexp')
+    return _write_out('logcumsumexp', out, logcumsumexp(self, dim))
+
+
+def count_nonzero_dim_IntList(self, dim):
+    """count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor"""
+    return _native_count_nonzero_dims(self, dim)
+
+
+def count_nonzero(self, dim=None):
+    """count_nonzero(Tensor self, int? dim=None) -> Tensor"""
+    return _native_count_nonzero(self, dim)
+
+
+def nansum(self, dim=None, keepdim=False, dtype=None):
+    """nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    return _native_nansum(self, dim, keepdim, dtype)
+
+
+def nansum_out(self, dim=None, keepdim=False, dtype=None, *, out):
+    """nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('nansum')
+    return _write_out('nansum', out, nansum(self, dim, keepdim, dtype))
+
+
+def nanmean(self, dim=None, keepdim=False, dtype=None):
+    """nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    return _native_nanmean(self, dim, keepdim, dtype)
+
+
+def nanmean_out(self, dim=None, keepdim=False, dtype=None, *, out):
+    """nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('nanmean')
+    return _write_out('nanmean', out, nanmean(self, dim, keepdim, dtype))
+
+
+def std_mean(self, unbiased=True):
+    """std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)"""
+    return _native_std_mean(self, unbiased)
+
+
+def std_mean_dim(self, dim, unbiased=True, keepdim=False):
+    """std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)"""
+    return _native_std_mean_dim(self, dim, unbiased, keepdim)
+
+
+def std_mean_correction(self, dim=None, correction=None, keepdim=False):
+    """std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+    return _native_std_mean_correction(self, dim, correction, keepdim)
+
+
+def var_mean(self, unbiased=True):
+    """var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)"""
+    return _native_var_mean(self, unbiased)
+
+
+def var_mean_dim(self, dim, unbiased=True, keepdim=False):
+    """var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)"""
+    return _native_var_mean_dim(self, dim, unbiased, keepdim)
+
+
+def var_mean_correction(self, dim=None, correction=None, keepdim=False):
+    """var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+    return _native_var_mean_correction(self, dim, correction, keepdim)
+
+
+def aminmax(self, dim=None, keepdim=False):
+    """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)"""
+    return _native_aminmax(self, dim, keepdim)
+
+
+def median(self):
+    """median(Tensor self) -> Tensor"""
+    return _native_median(self)
+
+
+def median_dim(self, dim, keepdim=False):
+    """median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
+    return _native_median_dim(self, dim, keepdim)
+
+
+def nanmedian(self):
+    """nanmedian(Tensor self) -> Tensor"""
+    return _native_nanmedian(self)
+
+
+def nanmedian_dim(self, dim, keepdim=False):
+    """nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
+    return _native_nanmedian_dim(self, dim, keepdim)
+
+
+def kthvalue(self, k, dim=-1, keepdim=False):
+    """kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)"""
+    return _native_kthvalue(self, k, dim, keepdim)
+
+
+def mode(self, dim=-1, keepdim=False):
+    """mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)"""
+    return _native_mode(self, dim, keepdim)
+
+
+def quantile(self, q, dim=None, keepdim=False, interpolation='linear'):
+    """quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    return _native_quantile(self, q, dim, keepdim, interpolation)
+
+
+def quantile_out(self, q, dim=None, keepdim=False, interpolation='linear', *, out):
+    """quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or q._rg):
+        _out_of_autograd('quantile')
+    return _write_out('quantile', out, quantile(self, q, dim, keepdim, interpolation))
+
+
+def quantile_scalar(self, q, dim=None, keepdim=False, interpolation='linear'):
+    """quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    return _native_quantile(self, q, dim, keepdim, interpolation)
+
+
+def quantile_scalar_out(self, q, dim=None, keepdim=False, interpolation='linear', *, out):
+    """quantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('quantile')
+    return _write_out('quantile', out, quantile_scalar(self, q, dim, keepdim, interpolation))
+
+
+def nanquantile(self, q, dim=None, keepdim=False, interpolation='linear'):
+    """nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    return _native_nanquantile(self, q, dim, keepdim, interpolation)
+
+
+def nanquantile_out(self, q, dim=None, keepdim=False, interpolation='linear', *, out):
+    """nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or q._rg):
+        _out_of_autograd('nanquantile')
+    return _write_out('nanquantile', out, nanquantile(self, q, dim, keepdim, interpolation))
+
+
+def nanquantile_scalar(self, q, dim=None, keepdim=False, interpolation='linear'):
+    """nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    return _native_nanquantile(self, q, dim, keepdim, interpolation)
+
+
+def nanquantile_scalar_out(self, q, dim=None, keepdim=False, interpolation='linear', *, out):
+    """nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('nanquantile')
+    return _write_out('nanquantile', out, nanquantile_scalar(self, q, dim, keepdim, interpolation))
+
+
+def diff(self, n=1, dim=-1, prepend=None, append=None):
+    """diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor"""
+    return _native_diff(self, n, dim, prepend, append)
+
+
+def diff_out(self, n=1, dim=-1, prepend=None, append=None, *, out):
+    """diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or (prepend is not None and prepend._rg) or (append is not None and append._rg)):
+        _out_of_autograd('diff')
+    return _write_out('diff', out, diff(self, n, dim, prepend, append))
+
+
+def trapezoid_x(y, x, dim=-1):
+    """trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor"""
+    return _native_trapezoid_x(y, x, dim)
+
+
+def trapezoid_dx(y, dx=1, dim=-1):
+    """trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor"""
+    return _native_trapezoid_dx(y, dx, dim)
+
+
+def cumulative_trapezoid_x(y, x, dim=-1):
+    """cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor"""
+    return _native_cumulative_trapezoid_x(y, x, dim)
+
+
+def cumulative_trapezoid_dx(y, dx=1, dim=-1):
+    """cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor"""
+    return _native_cumulative_trapezoid_dx(y, dx, dim)
+
+
+def searchsorted_Tensor(sorted_sequence, self, out_int32=False, right=False, side=None, sorter=None):
+    """searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor"""
+    device = _common_device('searchsorted', sorted_sequence, self, sorter)
+    result = _wrap(_kernel(_K_searchsorted_Tensor, device, 'searchsorted')(sorted_sequence=sorted_sequence._data, self=self._data, out_int32=out_int32, right=right, side=side, sorter=None if sorter is None else sorter._data), device)
+    return result
+
+
+def searchsorted_Tensor_out(sorted_sequence, self, out_int32=False, right=False, side=None, sorter=None, *, out):
+    """searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (sorted_sequence._rg or self._rg or (sorter is not None and sorter._rg)):
+        _out_of_autograd('searchsorted')
+    return _write_out('searchsorted', out, searchsorted_Tensor(sorted_sequence, self, out_int32, right, side, sorter))
+
+
+def searchsorted_Scalar(sorted_sequence, self, out_int32=False, right=False, side=None, sorter=None):
+    """searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor"""
+    return _native_searchsorted_scalar(sorted_sequence, self, out_int32, right, side, sorter)
+
+
+def bucketize_Tensor(self, boundaries, out_int32=False, right=False):
+    """bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor"""
+    return _native_bucketize(self, boundaries, out_int32, right)
+
+
+def bucketize_Tensor_out(self, boundaries, out_int32=False, right=False, *, out):
+    """bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or boundaries._rg):
+        _out_of_autograd('bucketize')
+    return _write_out('bucketize', out, bucketize_Tensor(self, boundaries, out_int32, right))
+
+
+def bucketize_Scalar(self, boundaries, out_int32=False, right=False):
+    """bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor"""
+    return _native_bucketize_scalar(self, boundaries, out_int32, right)
+
+
+def bincount(self, weights=None, minlength=0):
+    """bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor"""
+    return _native_bincount(self, weights, minlength)
+
+
+def histc(self, bins=100, min=0, max=0):
+    """histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor"""
+    return _native_histc(self, bins, min, max)
+
+
+def histc_out(self, bins=100, min=0, max=0, *, out):
+    """histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('histc')
+    return _write_out('histc', out, histc(self, bins, min, max))
+
+
+def histogram_bins_tensor(self, bins, weight=None, density=False):
+    """histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)"""
+    return _native_histogram(self, bins, weight, density)
+
+
+def histogram_bin_ct(self, bins=100, range=None, weight=None, density=False):
+    """histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)"""
+    return _native_histogram_bin_ct(self, bins, range, weight, density)
+
+
+def _unique2(self, sorted=True, return_inverse=False, return_counts=False):
+    """_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)"""
+    return _native_unique_sorted(self, sorted, return_inverse, return_counts)
+
+
+def unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False):
+    """unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)"""
+    return _native_unique_dim(self, dim, sorted, return_inverse, return_counts)
+
+
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    """unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)"""
+    return _native_unique_consecutive(self, return_inverse, return_counts, dim)
 
 
 def _softmax(self, dim, half_to_float):
@@ -3801,6 +6210,279 @@ def hardtanh_out(self, min_val=-1, max_val=1, *, out):
     return _write_out('hardtanh', out, hardtanh(self, min_val, max_val), (self,))
 
 
+def log_sigmoid(self):
+    """log_sigmoid(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_log_sigmoid(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = LogSigmoidBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def log_sigmoid_out(self, *, out):
+    """log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('log_sigmoid')
+    return _write_out('log_sigmoid', out, log_sigmoid(self), (self,))
+
+
+def hardswish(self):
+    """hardswish(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_hardswish(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = HardswishBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def hardswish_(self):
+    """hardswish_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = HardswishBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_hardswish(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def hardswish_out(self, *, out):
+    """hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('hardswish')
+    return _write_out('hardswish', out, hardswish(self), (self,))
+
+
+def hardsigmoid(self):
+    """hardsigmoid(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_hardsigmoid(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = HardsigmoidBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def hardsigmoid_(self):
+    """hardsigmoid_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = HardsigmoidBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_hardsigmoid(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def hardsigmoid_out(self, *, out):
+    """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('hardsigmoid')
+    return _write_out('hardsigmoid', out, hardsigmoid(self), (self,))
+
+
+def mish(self):
+    """mish(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_mish(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = MishBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def mish_(self):
+    """mish_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = MishBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_mish(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def mish_out(self, *, out):
+    """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('mish')
+    return _write_out('mish', out, mish(self), (self,))
+
+
+def celu(self, alpha=1.0):
+    """celu(Tensor self, Scalar alpha=1.0) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_celu(device, (self._data, alpha)), device)
+    if _GRAD.enabled and self._rg:
+        node = CeluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_alpha = alpha
+        _set_history(result, node)
+    return result
+
+
+def celu_(self, alpha=1.0):
+    """celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = CeluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_alpha = alpha
+    _PW_celu(device, (self._data, alpha), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def selu(self):
+    """selu(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_selu(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = SeluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def selu_(self):
+    """selu_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = SeluBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_selu(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+        node._saved_result_ = _Saved(self, True)
+    return self
+
+
+def threshold(self, threshold, value):
+    """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_threshold(device, (self._data, threshold, value)), device)
+    if _GRAD.enabled and self._rg:
+        node = ThresholdBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_threshold = threshold
+        _set_history(result, node)
+    return result
+
+
+def threshold_(self, threshold, value):
+    """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = ThresholdBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+        node._saved_threshold = threshold
+    _PW_threshold(device, (self._data, threshold, value), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def threshold_out(self, threshold, value, *, out):
+    """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('threshold')
+    return _write_out('threshold', out, globals()['threshold'](self, threshold, value), (self,))
+
+
+def hardshrink(self, lambd=0.5):
+    """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_hardshrink(device, (self._data, lambd)), device)
+    if _GRAD.enabled and self._rg:
+        node = HardshrinkBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_lambd = lambd
+        _set_history(result, node)
+    return result
+
+
+def hardshrink_out(self, lambd=0.5, *, out):
+    """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('hardshrink')
+    return _write_out('hardshrink', out, hardshrink(self, lambd), (self,))
+
+
+def softshrink(self, lambd=0.5):
+    """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_softshrink(device, (self._data, lambd)), device)
+    if _GRAD.enabled and self._rg:
+        node = SoftshrinkBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_lambd = lambd
+        _set_history(result, node)
+    return result
+
+
+def softshrink_out(self, lambd=0.5, *, out):
+    """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('softshrink')
+    return _write_out('softshrink', out, softshrink(self, lambd), (self,))
+
+
 def dropout(input, p, train):
     """dropout(Tensor input, float p, bool train) -> Tensor"""
     return _native_dropout(input, p, train)
@@ -3998,6 +6680,21 @@ def conv_transpose2d_input(input, weight, bias=None, stride=(1, 1), padding=(0, 
     return _native_conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
+def conv3d(input, weight, bias=None, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), groups=1):
+    """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor"""
+    return _native_conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d_padding(input, weight, bias=None, stride=(1, 1, 1), padding="valid", dilation=(1, 1, 1), groups=1):
+    """conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor"""
+    return _native_conv3d_padding(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose3d_input(input, weight, bias=None, stride=(1, 1, 1), padding=(0, 0, 0), output_padding=(0, 0, 0), groups=1, dilation=(1, 1, 1)):
+    """conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor"""
+    return _native_conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
 def max_pool2d_with_indices(self, kernel_size, stride=(), padding=(0, 0), dilation=(1, 1), ceil_mode=False):
     """max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
     device = self._device
@@ -4103,6 +6800,216 @@ def _adaptive_avg_pool2d_backward(grad_output, self):
     return result
 
 
+def avg_pool1d(self, kernel_size, stride=(), padding=(0), ceil_mode=False, count_include_pad=True):
+    """avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor"""
+    return _native_avg_pool1d(self, kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+
+def max_pool1d_with_indices(self, kernel_size, stride=(), padding=(0), dilation=(1), ceil_mode=False):
+    """max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
+    return _native_max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool1d(self, kernel_size, stride=(), padding=(0), dilation=(1), ceil_mode=False):
+    """max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor"""
+    return _native_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def adaptive_avg_pool1d(self, output_size):
+    """adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor"""
+    return _native_adaptive_avg_pool1d(self, output_size)
+
+
+def adaptive_avg_pool3d(self, output_size):
+    """adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor"""
+    return _native_adaptive_avg_pool3d(self, output_size)
+
+
+def adaptive_max_pool1d(self, output_size):
+    """adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)"""
+    return _native_adaptive_max_pool1d(self, output_size)
+
+
+def adaptive_max_pool2d(self, output_size):
+    """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)"""
+    return _native_adaptive_max_pool2d(self, output_size)
+
+
+def adaptive_max_pool3d(self, output_size):
+    """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)"""
+    return _native_adaptive_max_pool3d(self, output_size)
+
+
+def max_pool3d_with_indices(self, kernel_size, stride=(), padding=(0, 0, 0), dilation=(1, 1, 1), ceil_mode=False):
+    """max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
+    return _native_max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d(self, kernel_size, stride=(), padding=(0, 0, 0), dilation=(1, 1, 1), ceil_mode=False):
+    """max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor"""
+    return _native_max_pool3d(self, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool3d(self, kernel_size, stride=(), padding=(0, 0, 0), ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
+    return _native_avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def constant_pad_nd(self, pad, value=0):
+    """constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor"""
+    return _native_constant_pad_nd(self, pad, value)
+
+
+def pad(self, pad, mode="constant", value=None):
+    """pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor"""
+    return _native_pad(self, pad, mode, value)
+
+
+def upsample_nearest1d_vec(input, output_size, scale_factors):
+    """upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_nearest1d(input, output_size, scale_factors)
+
+
+def upsample_nearest2d_vec(input, output_size, scale_factors):
+    """upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_nearest2d(input, output_size, scale_factors)
+
+
+def upsample_nearest3d_vec(input, output_size, scale_factors):
+    """upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_nearest3d(input, output_size, scale_factors)
+
+
+def _upsample_nearest_exact1d_vec(input, output_size, scale_factors):
+    """_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_nearest_exact1d(input, output_size, scale_factors)
+
+
+def _upsample_nearest_exact2d_vec(input, output_size, scale_factors):
+    """_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_nearest_exact2d(input, output_size, scale_factors)
+
+
+def _upsample_nearest_exact3d_vec(input, output_size, scale_factors):
+    """_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_nearest_exact3d(input, output_size, scale_factors)
+
+
+def upsample_linear1d_vec(input, output_size, align_corners, scale_factors):
+    """upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_linear1d(input, output_size, align_corners, scale_factors)
+
+
+def upsample_bilinear2d_vec(input, output_size, align_corners, scale_factors):
+    """upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_bilinear2d(input, output_size, align_corners, scale_factors)
+
+
+def upsample_trilinear3d_vec(input, output_size, align_corners, scale_factors):
+    """upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_trilinear3d(input, output_size, align_corners, scale_factors)
+
+
+def upsample_bicubic2d_vec(input, output_size, align_corners, scale_factors):
+    """upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    return _native_upsample_bicubic2d(input, output_size, align_corners, scale_factors)
+
+
+def pixel_shuffle(self, upscale_factor):
+    """pixel_shuffle(Tensor self, int upscale_factor) -> Tensor"""
+    return _native_pixel_shuffle(self, upscale_factor)
+
+
+def pixel_unshuffle(self, downscale_factor):
+    """pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor"""
+    return _native_pixel_unshuffle(self, downscale_factor)
+
+
+def im2col(self, kernel_size, dilation, padding, stride):
+    """im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor"""
+    return _native_im2col(self, kernel_size, dilation, padding, stride)
+
+
+def col2im(self, output_size, kernel_size, dilation, padding, stride):
+    """col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor"""
+    return _native_col2im(self, output_size, kernel_size, dilation, padding, stride)
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor"""
+    return _native_affine_grid_generator(theta, size, align_corners)
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor"""
+    return _native_grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-08):
+    """cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor"""
+    return _native_cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(x1, x2, p=2, eps=1e-06, keepdim=False):
+    """pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor"""
+    return _native_pairwise_distance(x1, x2, p, eps, keepdim)
+
+
+def glu(self, dim=-1):
+    """glu(Tensor self, int dim=-1) -> Tensor"""
+    return _native_glu(self, dim)
+
+
+def prelu(self, weight):
+    """prelu(Tensor self, Tensor weight) -> Tensor"""
+    return _native_prelu(self, weight)
+
+
+def feature_dropout(input, p, train):
+    """feature_dropout(Tensor input, float p, bool train) -> Tensor"""
+    return _native_feature_dropout(input, p, train)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
+    """margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor"""
+    return _native_margin_ranking_loss(input1, input2, target, margin, reduction)
+
+
+def hinge_embedding_loss(self, target, margin=1.0, reduction=1):
+    """hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor"""
+    return _native_hinge_embedding_loss(self, target, margin, reduction)
+
+
+def soft_margin_loss(self, target, reduction=1):
+    """soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    return _native_soft_margin_loss(self, target, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
+    """cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor"""
+    return _native_cosine_embedding_loss(input1, input2, target, margin, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=1):
+    """triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor"""
+    return _native_triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction)
+
+
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    """poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor"""
+    return _native_poisson_nll_loss(input, target, log_input, full, eps, reduction)
+
+
+def multi_margin_loss(self, target, p=1, margin=1, weight=None, reduction=1):
+    """multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+    return _native_multi_margin_loss(self, target, p, margin, weight, reduction)
+
+
+def multilabel_margin_loss(self, target, reduction=1):
+    """multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    return _native_multilabel_margin_loss(self, target, reduction)
+
+
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)"""
     device = _common_device('native_layer_norm', input, weight, bias)
@@ -4184,4 +7091,358 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
     """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor"""
     return _native_scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def linalg_solve(A, B, left=True):
+    """linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor"""
+    device = A._device
+    if B._device is not device:
+        device = _common_device('linalg_solve', A, B)
+    result = _wrap(_kernel(_K_linalg_solve, device, 'linalg_solve')(A=A._data, B=B._data, left=left), device)
+    if _GRAD.enabled and (A._rg or B._rg):
+        node = LinalgSolveBackward0()
+        _connect(node, (A, B))
+        node._saved_A_ = _Saved(A, False)
+        node._saved_B_ = _Saved(B, False)
+        node._saved_left = left
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True) if A._rg else _NOT_SAVED
+    return result
+
+
+def linalg_inv(A):
+    """linalg_inv(Tensor A) -> Tensor"""
+    device = A._device
+    result = _wrap(_kernel(_K_linalg_inv, device, 'linalg_inv')(A=A._data), device)
+    if _GRAD.enabled and A._rg:
+        node = LinalgInvBackward0()
+        _connect(node, (A,))
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def linalg_inv_ex(A, check_errors=False):
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)"""
+    device = A._device
+    result = _RT_linalg_inv_ex(*(_wrap(r, device) for r in _kernel(_K_linalg_inv_ex, device, 'linalg_inv_ex')(A=A._data, check_errors=check_errors)))
+    if _GRAD.enabled and A._rg:
+        node = LinalgInvExBackward0()
+        _connect(node, (A,))
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_inverse_ = _Saved(result[0], True)
+    return result
+
+
+def linalg_cholesky_ex(self, upper=False, check_errors=False):
+    """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)"""
+    device = self._device
+    result = _RT_linalg_cholesky_ex(*(_wrap(r, device) for r in _kernel(_K_linalg_cholesky_ex, device, 'linalg_cholesky_ex')(self=self._data, upper=upper, check_errors=check_errors)))
+    if _GRAD.enabled and self._rg:
+        node = LinalgCholeskyExBackward0()
+        _connect(node, (self,))
+        node._saved_upper = upper
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_L_ = _Saved(result[0], True)
+    return result
+
+
+def linalg_det(A):
+    """linalg_det(Tensor A) -> Tensor"""
+    device = A._device
+    result = _wrap(_kernel(_K_linalg_det, device, 'linalg_det')(A=A._data), device)
+    if _GRAD.enabled and A._rg:
+        node = LinalgDetBackward0()
+        _connect(node, (A,))
+        node._saved_A_ = _Saved(A, False)
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def linalg_slogdet(A):
+    """linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)"""
+    device = A._device
+    result = _RT_linalg_slogdet(*(_wrap(r, device) for r in _kernel(_K_linalg_slogdet, device, 'linalg_slogdet')(A=A._data)))
+    if _GRAD.enabled and A._rg:
+        node = LinalgSlogdetBackward0()
+        _connect(node, (A,))
+        node._saved_A_ = _Saved(A, False)
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        _set_history(result[1], node, 1)
+    return result
+
+
+def linalg_cholesky(self, upper=False):
+    """linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K_linalg_cholesky, device, 'linalg_cholesky')(self=self._data, upper=upper), device)
+    if _GRAD.enabled and self._rg:
+        node = LinalgCholeskyBackward0()
+        _connect(node, (self,))
+        node._saved_upper = upper
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def linalg_qr(A, mode='reduced'):
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)"""
+    device = A._device
+    result = _RT_linalg_qr(*(_wrap(r, device) for r in _kernel(_K_linalg_qr, device, 'linalg_qr')(A=A._data, mode=mode)))
+    if _GRAD.enabled and A._rg:
+        node = LinalgQrBackward0()
+        _connect(node, (A,))
+        node._saved_mode = mode
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        _set_history(result[1], node, 1)
+        node._saved_Q_ = _Saved(result[0], True)
+        node._saved_R_ = _Saved(result[1], True)
+    return result
+
+
+def linalg_svd(A, full_matrices=True, driver=None):
+    """linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)"""
+    device = A._device
+    result = _RT_linalg_svd(*(_wrap(r, device) for r in _kernel(_K_linalg_svd, device, 'linalg_svd')(A=A._data, full_matrices=full_matrices, driver=driver)))
+    if _GRAD.enabled and A._rg:
+        node = LinalgSvdBackward0()
+        _connect(node, (A,))
+        node._saved_full_matrices = full_matrices
+        node._num_outputs = 3
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        _set_history(result[1], node, 1)
+        _set_history(result[2], node, 2)
+        node._saved_S_ = _Saved(result[1], True)
+        node._saved_U_ = _Saved(result[0], True)
+        node._saved_Vh_ = _Saved(result[2], True)
+    return result
+
+
+def linalg_eigh(self, UPLO="L"):
+    """linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)"""
+    device = self._device
+    result = _RT_linalg_eigh(*(_wrap(r, device) for r in _kernel(_K_linalg_eigh, device, 'linalg_eigh')(self=self._data, UPLO=UPLO)))
+    if _GRAD.enabled and self._rg:
+        node = LinalgEighBackward0()
+        _connect(node, (self,))
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        _set_history(result[1], node, 1)
+        node._saved_eigenvalues_ = _Saved(result[0], True)
+        node._saved_eigenvectors_ = _Saved(result[1], True)
+    return result
+
+
+def linalg_solve_triangular(self, B, upper, left=True, unitriangular=False):
+    """linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor"""
+    device = self._device
+    if B._device is not device:
+        device = _common_device('linalg_solve_triangular', self, B)
+    result = _wrap(_kernel(_K_linalg_solve_triangular, device, 'linalg_solve_triangular')(self=self._data, B=B._data, upper=upper, left=left, unitriangular=unitriangular), device)
+    if _GRAD.enabled and (self._rg or B._rg):
+        node = LinalgSolveTriangularBackward0()
+        _connect(node, (self, B))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_upper = upper
+        node._saved_left = left
+        node._saved_unitriangular = unitriangular
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def linalg_svdvals(A, driver=None):
+    """linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor"""
+    return _native_linalg_svdvals(A, driver)
+
+
+def linalg_eigvalsh(self, UPLO="L"):
+    """linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor"""
+    return _native_linalg_eigvalsh(self, UPLO)
+
+
+def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None):
+    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    return _native_linalg_vector_norm(self, ord, dim, keepdim, dtype)
+
+
+def linalg_matrix_norm(self, ord, dim=(-2,-1), keepdim=False, dtype=None):
+    """linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    return _native_linalg_matrix_norm(self, ord, dim, keepdim, dtype)
+
+
+def linalg_matrix_norm_str_ord(self, ord='fro', dim=(-2,-1), keepdim=False, dtype=None):
+    """linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    return _native_linalg_matrix_norm(self, ord, dim, keepdim, dtype)
+
+
+def linalg_norm(self, ord=None, dim=None, keepdim=False, dtype=None):
+    """linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    return _native_linalg_norm(self, ord, dim, keepdim, dtype)
+
+
+def linalg_norm_ord_str(self, ord, dim=None, keepdim=False, dtype=None):
+    """linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    return _native_linalg_norm(self, ord, dim, keepdim, dtype)
+
+
+def linalg_pinv_atol_rtol_float(self, atol=None, rtol=None, hermitian=False):
+    """linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor"""
+    return _native_linalg_pinv(self, atol, rtol, hermitian)
+
+
+def linalg_pinv(self, rcond, hermitian=False):
+    """linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor"""
+    return _native_linalg_pinv_rcond(self, rcond, hermitian)
+
+
+def linalg_matrix_power(self, n):
+    """linalg_matrix_power(Tensor self, int n) -> Tensor"""
+    return _native_linalg_matrix_power(self, n)
+
+
+def linalg_matrix_exp(self):
+    """linalg_matrix_exp(Tensor self) -> Tensor"""
+    return _native_linalg_matrix_exp(self)
+
+
+def linalg_multi_dot(tensors):
+    """linalg_multi_dot(Tensor[] tensors) -> Tensor"""
+    return _native_linalg_multi_dot(tensors)
+
+
+def linalg_lstsq(self, b, rcond=None, driver=None):
+    """linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)"""
+    return _native_linalg_lstsq(self, b, rcond, driver)
+
+
+def linalg_cross(self, other, dim=-1):
+    """linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor"""
+    return _native_linalg_cross(self, other, dim)
+
+
+def linalg_matrix_rank_atol_rtol_float(self, atol=None, rtol=None, hermitian=False):
+    """linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor"""
+    return _native_linalg_matrix_rank(self, atol, rtol, hermitian)
+
+
+def linalg_matrix_rank(self, tol, hermitian=False):
+    """linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor"""
+    return _native_linalg_matrix_rank_tol(self, tol, hermitian)
+
+
+def linalg_cond(self, p=None):
+    """linalg_cond(Tensor self, Scalar? p=None) -> Tensor"""
+    return _native_linalg_cond(self, p)
+
+
+def linalg_cond_p_str(self, p):
+    """linalg_cond.p_str(Tensor self, str p) -> Tensor"""
+    return _native_linalg_cond(self, p)
+
+
+def linalg_vecdot(x, y, dim=-1):
+    """linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor"""
+    return _native_linalg_vecdot(x, y, dim)
+
+
+def linalg_matmul(self, other):
+    """linalg_matmul(Tensor self, Tensor other) -> Tensor"""
+    return _native_linalg_matmul(self, other)
+
+
+def linalg_diagonal(A, offset=0, dim1=-2, dim2=-1):
+    """linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)"""
+    return _native_linalg_diagonal(A, offset, dim1, dim2)
+
+
+def inverse(self):
+    """inverse(Tensor self) -> Tensor"""
+    return _native_inverse(self)
+
+
+def det(self):
+    """det(Tensor self) -> Tensor"""
+    return _native_det(self)
+
+
+def logdet(self):
+    """logdet(Tensor self) -> Tensor"""
+    return _native_logdet(self)
+
+
+def slogdet(self):
+    """slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)"""
+    return _native_slogdet(self)
+
+
+def svd(self, some=True, compute_uv=True):
+    """svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)"""
+    return _native_svd(self, some, compute_uv)
+
+
+def cholesky(self, upper=False):
+    """cholesky(Tensor self, bool upper=False) -> Tensor"""
+    return _native_cholesky(self, upper)
+
+
+def qr(self, some=True):
+    """qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)"""
+    return _native_qr(self, some)
+
+
+def pinverse(self, rcond=1e-15):
+    """pinverse(Tensor self, float rcond=1e-15) -> Tensor"""
+    return _native_pinverse(self, rcond)
+
+
+def matrix_power(self, n):
+    """matrix_power(Tensor self, int n) -> Tensor"""
+    return _native_matrix_power(self, n)
+
+
+def matrix_exp(self):
+    """matrix_exp(Tensor self) -> Tensor"""
+    return _native_matrix_exp(self)
+
+
+def cholesky_solve(self, input2, upper=False):
+    """cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor"""
+    return _native_cholesky_solve(self, input2, upper)
+
+
+def cholesky_inverse(self, upper=False):
+    """cholesky_inverse(Tensor self, bool upper=False) -> Tensor"""
+    return _native_cholesky_inverse(self, upper)
+
+
+def fft_fftfreq(n, d=1.0, dtype=None, layout=None, device=None, pin_memory=None):
+    """fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_fft_fftfreq(n, d, dtype, layout, device, pin_memory)
+
+
+def fft_rfftfreq(n, d=1.0, dtype=None, layout=None, device=None, pin_memory=None):
+    """fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_fft_rfftfreq(n, d, dtype, layout, device, pin_memory)
+
+
+def fft_fftshift(self, dim=None):
+    """fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor"""
+    return _native_fft_fftshift(self, dim)
+
+
+def fft_ifftshift(self, dim=None):
+    """fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor"""
+    return _native_fft_ifftshift(self, dim)
 

@@ -10,143 +10,319 @@ import numpy as _np
 from yaten.kernels.cpu.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: ee594020d756e0d2e2857a36eb626f538f2f8cf654a872127ea4a38a405198f4
+# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: d2cf926b9783993f237aae2ca8bcef1599dab31fc5f59d28e472148812020d47
 
 
 def neg_kernel(self):  # spec/native_functions.yaml:6
     return -self
 
 
-def abs_kernel(self):  # spec/native_functions.yaml:13
+def abs_kernel(self):  # spec/native_functions.yaml:15
     return abs(self)
 
 
-def sign_kernel(self):  # spec/native_functions.yaml:21
+def sign_kernel(self):  # spec/native_functions.yaml:25
     return sign(self)
 
 
-def exp_kernel(self):  # spec/native_functions.yaml:28
+def exp_kernel(self):  # spec/native_functions.yaml:32
     return exp(self)
 
 
-def expm1_kernel(self):  # spec/native_functions.yaml:36
+def expm1_kernel(self):  # spec/native_functions.yaml:40
     return expm1(self)
 
 
-def log_kernel(self):  # spec/native_functions.yaml:44
+def log_kernel(self):  # spec/native_functions.yaml:49
     return log(self)
 
 
-def log2_kernel(self):  # spec/native_functions.yaml:52
+def log2_kernel(self):  # spec/native_functions.yaml:57
     return log2(self)
 
 
-def log10_kernel(self):  # spec/native_functions.yaml:60
+def log10_kernel(self):  # spec/native_functions.yaml:65
     return log10(self)
 
 
-def log1p_kernel(self):  # spec/native_functions.yaml:68
+def log1p_kernel(self):  # spec/native_functions.yaml:73
     return log1p(self)
 
 
-def sqrt_kernel(self):  # spec/native_functions.yaml:76
+def sqrt_kernel(self):  # spec/native_functions.yaml:82
     return sqrt(self)
 
 
-def rsqrt_kernel(self):  # spec/native_functions.yaml:84
+def rsqrt_kernel(self):  # spec/native_functions.yaml:90
     return rsqrt(self)
 
 
-def reciprocal_kernel(self):  # spec/native_functions.yaml:92
+def reciprocal_kernel(self):  # spec/native_functions.yaml:98
     return reciprocal(self)
 
 
-def sin_kernel(self):  # spec/native_functions.yaml:100
+def sin_kernel(self):  # spec/native_functions.yaml:106
     return sin(self)
 
 
-def cos_kernel(self):  # spec/native_functions.yaml:108
+def cos_kernel(self):  # spec/native_functions.yaml:114
     return cos(self)
 
 
-def tan_kernel(self):  # spec/native_functions.yaml:116
+def tan_kernel(self):  # spec/native_functions.yaml:122
     return tan(self)
 
 
-def atan_kernel(self):  # spec/native_functions.yaml:124
+def atan_kernel(self):  # spec/native_functions.yaml:130
     return atan(self)
 
 
-def tanh_kernel(self):  # spec/native_functions.yaml:132
+def tanh_kernel(self):  # spec/native_functions.yaml:140
     return tanh(self)
 
 
-def sigmoid_kernel(self):  # spec/native_functions.yaml:140
+def bitwise_and_Tensor_kernel(self, other):  # spec/native_functions.yaml:149
+    return self & other
+
+
+def bitwise_and_Scalar_kernel(self, other):  # spec/native_functions.yaml:157
+    return self & other
+
+
+def bitwise_or_Tensor_kernel(self, other):  # spec/native_functions.yaml:163
+    return self | other
+
+
+def bitwise_or_Scalar_kernel(self, other):  # spec/native_functions.yaml:171
+    return self | other
+
+
+def bitwise_xor_Tensor_kernel(self, other):  # spec/native_functions.yaml:177
+    return self ^ other
+
+
+def bitwise_xor_Scalar_kernel(self, other):  # spec/native_functions.yaml:185
+    return self ^ other
+
+
+def bitwise_left_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:191
+    return lshift(self, other)
+
+
+def bitwise_left_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:199
+    return lshift(self, other)
+
+
+def bitwise_left_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:205
+    return lshift(self, other)
+
+
+def bitwise_right_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:209
+    return rshift(self, other)
+
+
+def bitwise_right_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:217
+    return rshift(self, other)
+
+
+def bitwise_right_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:223
+    return rshift(self, other)
+
+
+def heaviside_kernel(self, values):  # spec/native_functions.yaml:227
+    return values if self == 0 else (self > 0) * 1
+
+
+def erfinv_kernel(self):  # spec/native_functions.yaml:282
+    return erfinv(self)
+
+
+def fmax_kernel(self, other):  # spec/native_functions.yaml:292
+    return other if self != self else (self if other != other else maximum(self, other))
+
+
+def fmin_kernel(self, other):  # spec/native_functions.yaml:297
+    return other if self != self else (self if other != other else minimum(self, other))
+
+
+def isposinf_kernel(self):  # spec/native_functions.yaml:302
+    return isinf(self) and self > 0
+
+
+def isneginf_kernel(self):  # spec/native_functions.yaml:308
+    return isinf(self) and self < 0
+
+
+def asin_kernel(self):  # spec/native_functions.yaml:315
+    return asin(self)
+
+
+def acos_kernel(self):  # spec/native_functions.yaml:325
+    return acos(self)
+
+
+def sinh_kernel(self):  # spec/native_functions.yaml:335
+    return sinh(self)
+
+
+def cosh_kernel(self):  # spec/native_functions.yaml:343
+    return cosh(self)
+
+
+def asinh_kernel(self):  # spec/native_functions.yaml:351
+    return asinh(self)
+
+
+def acosh_kernel(self):  # spec/native_functions.yaml:361
+    return acosh(self)
+
+
+def atanh_kernel(self):  # spec/native_functions.yaml:371
+    return atanh(self)
+
+
+def erfc_kernel(self):  # spec/native_functions.yaml:381
+    return erfc(self)
+
+
+def lgamma_kernel(self):  # spec/native_functions.yaml:390
+    return lgamma(self)
+
+
+def exp2_kernel(self):  # spec/native_functions.yaml:399
+    return pow(2.0, self)
+
+
+def sinc_kernel(self):  # spec/native_functions.yaml:408
+    return sinc(self)
+
+
+def deg2rad_kernel(self):  # spec/native_functions.yaml:417
+    return self * 0.017453292519943295
+
+
+def rad2deg_kernel(self):  # spec/native_functions.yaml:425
+    return self * 57.29577951308232
+
+
+def frac_kernel(self):  # spec/native_functions.yaml:433
+    return frac(self)
+
+
+def sgn_kernel(self):  # spec/native_functions.yaml:441
+    return sign(self)
+
+
+def digamma_kernel(self):  # spec/native_functions.yaml:448
+    return digamma(self)
+
+
+def polygamma_kernel(n, self):  # spec/native_functions.yaml:457
+    return polygamma(n, self)
+
+
+def signbit_kernel(self):  # spec/native_functions.yaml:464
+    return signbit(self)
+
+
+def hypot_kernel(self, other):  # spec/native_functions.yaml:470
+    return hypot(self, other)
+
+
+def logaddexp_kernel(self, other):  # spec/native_functions.yaml:478
+    return logaddexp(self, other)
+
+
+def logaddexp2_kernel(self, other):  # spec/native_functions.yaml:484
+    return logaddexp2(self, other)
+
+
+def xlogy_Tensor_kernel(self, other):  # spec/native_functions.yaml:490
+    return xlogy(self, other)
+
+
+def xlogy_Scalar_Self_kernel(self, other):  # spec/native_functions.yaml:499
+    return xlogy(self, other)
+
+
+def xlogy_Scalar_Other_kernel(self, other):  # spec/native_functions.yaml:503
+    return xlogy(self, other)
+
+
+def copysign_Tensor_kernel(self, other):  # spec/native_functions.yaml:509
+    return copysign(self, other)
+
+
+def copysign_Scalar_kernel(self, other):  # spec/native_functions.yaml:517
+    return copysign(self, other)
+
+
+def sigmoid_kernel(self):  # spec/native_functions.yaml:523
     return sigmoid(self)
 
 
-def relu_kernel(self):  # spec/native_functions.yaml:148
+def relu_kernel(self):  # spec/native_functions.yaml:532
     return relu(self)
 
 
-def silu_kernel(self):  # spec/native_functions.yaml:155
+def silu_kernel(self):  # spec/native_functions.yaml:539
     return silu(self)
 
 
-def erf_kernel(self):  # spec/native_functions.yaml:164
+def erf_kernel(self):  # spec/native_functions.yaml:548
     return erf(self)
 
 
-def floor_kernel(self):  # spec/native_functions.yaml:172
+def floor_kernel(self):  # spec/native_functions.yaml:557
     return floor(self)
 
 
-def ceil_kernel(self):  # spec/native_functions.yaml:180
+def ceil_kernel(self):  # spec/native_functions.yaml:565
     return ceil(self)
 
 
-def round_kernel(self):  # spec/native_functions.yaml:188
+def round_kernel(self):  # spec/native_functions.yaml:573
     return round(self)
 
 
-def trunc_kernel(self):  # spec/native_functions.yaml:200
+def trunc_kernel(self):  # spec/native_functions.yaml:586
     return trunc(self)
 
 
-def isnan_kernel(self):  # spec/native_functions.yaml:208
+def isnan_kernel(self):  # spec/native_functions.yaml:596
     return isnan(self)
 
 
-def isinf_kernel(self):  # spec/native_functions.yaml:212
+def isinf_kernel(self):  # spec/native_functions.yaml:600
     return isinf(self)
 
 
-def isfinite_kernel(self):  # spec/native_functions.yaml:216
+def isfinite_kernel(self):  # spec/native_functions.yaml:604
     return isfinite(self)
 
 
-def logical_not_kernel(self):  # spec/native_functions.yaml:220
+def logical_not_kernel(self):  # spec/native_functions.yaml:608
     return self == 0
 
 
-def bitwise_not_kernel(self):  # spec/native_functions.yaml:224
+def bitwise_not_kernel(self):  # spec/native_functions.yaml:612
     return ~self
 
 
-def _gelu_erf_kernel(self):  # spec/native_functions.yaml:232
+def _gelu_erf_kernel(self):  # spec/native_functions.yaml:620
     return gelu_erf(self)
 
 
-def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:237
+def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:625
     return gelu_tanh(self)
 
 
-def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:252
+def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:640
     return self + alpha * other
 add_Tensor_kernel_unit_alpha = _np.add  # the same, for alpha == 1: self + other
 
 
-def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:259
+def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:647
     return self + alpha * other
 
 
@@ -154,12 +330,12 @@ def add_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self + other
 
 
-def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:265
+def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:653
     return self - alpha * other
 sub_Tensor_kernel_unit_alpha = _np.subtract  # the same, for alpha == 1: self - other
 
 
-def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:272
+def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:662
     return self - alpha * other
 
 
@@ -167,178 +343,178 @@ def sub_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self - other
 
 
-mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:278: self * other
+mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:668: self * other
 
 
-def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:285
+def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:677
     return self * other
 
 
-def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:291
+def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:683
     return truediv(self, other)
 
 
-def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:299
+def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:693
     return truediv(self, other)
 
 
-def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:306
+def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:700
     return fmod_py(self, other)
 
 
-def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:312
+def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:706
     return fmod_py(self, other)
 
 
-def floor_divide_kernel(self, other):  # spec/native_functions.yaml:317
+def floor_divide_kernel(self, other):  # spec/native_functions.yaml:711
     return floordiv(self, other)
 
 
-def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:323
+def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:717
     return floordiv(self, other)
 
 
-def fmod_Tensor_kernel(self, other):  # spec/native_functions.yaml:328
+def fmod_Tensor_kernel(self, other):  # spec/native_functions.yaml:722
     return fmod(self, other)
 
 
-def fmod_Scalar_kernel(self, other):  # spec/native_functions.yaml:334
+def fmod_Scalar_kernel(self, other):  # spec/native_functions.yaml:728
     return fmod(self, other)
 
 
-def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:339
+def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:733
     return pow(self, exponent)
 
 
-def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:345
+def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:739
     return pow(self, exponent)
 
 
-def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:351
+def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:745
     return pow(self, exponent)
 
 
-def maximum_kernel(self, other):  # spec/native_functions.yaml:355
+def maximum_kernel(self, other):  # spec/native_functions.yaml:749
     return maximum(self, other)
 
 
-def minimum_kernel(self, other):  # spec/native_functions.yaml:360
+def minimum_kernel(self, other):  # spec/native_functions.yaml:754
     return minimum(self, other)
 
 
-def atan2_kernel(self, other):  # spec/native_functions.yaml:365
+def atan2_kernel(self, other):  # spec/native_functions.yaml:759
     return atan2(self, other)
 
 
-def clamp_min_kernel(self, min):  # spec/native_functions.yaml:371
+def clamp_min_kernel(self, min):  # spec/native_functions.yaml:767
     return maximum(self, min)
 
 
-def clamp_min_Tensor_kernel(self, min):  # spec/native_functions.yaml:377
+def clamp_min_Tensor_kernel(self, min):  # spec/native_functions.yaml:773
     return maximum(self, min)
 
 
-def clamp_max_kernel(self, max):  # spec/native_functions.yaml:380
+def clamp_max_kernel(self, max):  # spec/native_functions.yaml:776
     return minimum(self, max)
 
 
-def clamp_max_Tensor_kernel(self, max):  # spec/native_functions.yaml:386
+def clamp_max_Tensor_kernel(self, max):  # spec/native_functions.yaml:782
     return minimum(self, max)
 
 
-def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:389
+def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:785
     return self + weight * (end - self)
 
 
-def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:396
+def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:792
     return self + weight * (end - self)
 
 
-def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:400
+def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:796
     return self + value * tensor1 * tensor2
 
 
-def addcdiv_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:406
+def addcdiv_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:802
     return self + value * tensor1 / tensor2
 
 
-def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:424
+def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:820
     return self == other
 
 
-def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:428
+def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:824
     return self == other
 
 
-def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:432
+def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:828
     return self != other
 
 
-def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:436
+def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:833
     return self != other
 
 
-def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:440
+def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:837
     return self < other
 
 
-def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:444
+def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:842
     return self < other
 
 
-def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:448
+def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:846
     return self <= other
 
 
-def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:452
+def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:851
     return self <= other
 
 
-def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:456
+def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:855
     return self > other
 
 
-def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:460
+def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:860
     return self > other
 
 
-def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:464
+def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:864
     return self >= other
 
 
-def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:468
+def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:869
     return self >= other
 
 
-def logical_and_kernel(self, other):  # spec/native_functions.yaml:472
+def logical_and_kernel(self, other):  # spec/native_functions.yaml:873
     return (self != 0) and (other != 0)
 
 
-def logical_or_kernel(self, other):  # spec/native_functions.yaml:476
+def logical_or_kernel(self, other):  # spec/native_functions.yaml:877
     return (self != 0) or (other != 0)
 
 
-def logical_xor_kernel(self, other):  # spec/native_functions.yaml:480
+def logical_xor_kernel(self, other):  # spec/native_functions.yaml:881
     return logical_xor(self, other)
 
 
-def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:484
+def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:885
     return where(condition, self, other)
 
 
-def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:488
+def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:889
     return where(condition, self, other)
 
 
-def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:492
+def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:893
     return where(condition, self, other)
 
 
-def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:1060
+def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:1997
     return self if self > 0 else self * negative_slope
 
 
-def elu_kernel(self, alpha):  # spec/native_functions.yaml:1068
+def elu_kernel(self, alpha):  # spec/native_functions.yaml:2005
     return self if self > 0 else alpha * expm1(self)
 
 
@@ -346,9 +522,45 @@ def elu_kernel_unit_alpha(self):  # the same, for alpha == 1
     return self if self > 0 else expm1(self)
 
 
-def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:1076
+def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:2013
     return self if self * beta > threshold else log1p(exp(self * beta)) / beta
 
 
-def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:1082
+def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:2019
     return minimum(maximum(self, min_val), max_val)
+
+
+def log_sigmoid_kernel(self):  # spec/native_functions.yaml:2027
+    return minimum(self, 0) - log1p(exp(-abs(self)))
+
+
+def hardswish_kernel(self):  # spec/native_functions.yaml:2033
+    return self * minimum(maximum(self + 3, 0), 6) / 6
+
+
+def hardsigmoid_kernel(self):  # spec/native_functions.yaml:2041
+    return minimum(maximum(self + 3, 0), 6) / 6
+
+
+def mish_kernel(self):  # spec/native_functions.yaml:2049
+    return self * tanh(self if self > 20 else log1p(exp(self)))
+
+
+def celu_kernel(self, alpha):  # spec/native_functions.yaml:2057
+    return self if self > 0 else alpha * expm1(self / alpha)
+
+
+def selu_kernel(self):  # spec/native_functions.yaml:2063
+    return 1.0507009873554804934193349852946 * (self if self > 0 else 1.6732632423543772848170429916717 * expm1(self))
+
+
+def threshold_kernel(self, threshold, value):  # spec/native_functions.yaml:2069
+    return value if self <= threshold else self
+
+
+def hardshrink_kernel(self, lambd):  # spec/native_functions.yaml:2077
+    return 0 if (self >= -lambd and self <= lambd) else self
+
+
+def softshrink_kernel(self, lambd):  # spec/native_functions.yaml:2083
+    return self - lambd if self > lambd else (self + lambd if self < -lambd else self * 0)

@@ -7,7 +7,7 @@ from numba import cuda
 from yaten.kernels.cuda.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: 13c167a685bb215620962599e0421d5189ebb4f833e54a580d61c4d30ec14a2b
+# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: f5f1e34e7071e37634c62b1223b6635df5e2c16a4533eb6ea4352566935852c4
 
 
 @cuda.jit
@@ -18,567 +18,938 @@ def neg_kernel(out, self):  # spec/native_functions.yaml:6
 
 
 @cuda.jit
-def abs_kernel(out, self):  # spec/native_functions.yaml:13
+def abs_kernel(out, self):  # spec/native_functions.yaml:15
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = abs(self[i])
 
 
 @cuda.jit
-def sign_kernel(out, self):  # spec/native_functions.yaml:21
+def sign_kernel(out, self):  # spec/native_functions.yaml:25
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sign(self[i])
 
 
 @cuda.jit
-def exp_kernel(out, self):  # spec/native_functions.yaml:28
+def exp_kernel(out, self):  # spec/native_functions.yaml:32
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = exp(self[i])
 
 
 @cuda.jit
-def expm1_kernel(out, self):  # spec/native_functions.yaml:36
+def expm1_kernel(out, self):  # spec/native_functions.yaml:40
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = expm1(self[i])
 
 
 @cuda.jit
-def log_kernel(out, self):  # spec/native_functions.yaml:44
+def log_kernel(out, self):  # spec/native_functions.yaml:49
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log(self[i])
 
 
 @cuda.jit
-def log2_kernel(out, self):  # spec/native_functions.yaml:52
+def log2_kernel(out, self):  # spec/native_functions.yaml:57
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log2(self[i])
 
 
 @cuda.jit
-def log10_kernel(out, self):  # spec/native_functions.yaml:60
+def log10_kernel(out, self):  # spec/native_functions.yaml:65
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log10(self[i])
 
 
 @cuda.jit
-def log1p_kernel(out, self):  # spec/native_functions.yaml:68
+def log1p_kernel(out, self):  # spec/native_functions.yaml:73
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log1p(self[i])
 
 
 @cuda.jit
-def sqrt_kernel(out, self):  # spec/native_functions.yaml:76
+def sqrt_kernel(out, self):  # spec/native_functions.yaml:82
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sqrt(self[i])
 
 
 @cuda.jit
-def rsqrt_kernel(out, self):  # spec/native_functions.yaml:84
+def rsqrt_kernel(out, self):  # spec/native_functions.yaml:90
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rsqrt(self[i])
 
 
 @cuda.jit
-def reciprocal_kernel(out, self):  # spec/native_functions.yaml:92
+def reciprocal_kernel(out, self):  # spec/native_functions.yaml:98
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = reciprocal(self[i])
 
 
 @cuda.jit
-def sin_kernel(out, self):  # spec/native_functions.yaml:100
+def sin_kernel(out, self):  # spec/native_functions.yaml:106
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sin(self[i])
 
 
 @cuda.jit
-def cos_kernel(out, self):  # spec/native_functions.yaml:108
+def cos_kernel(out, self):  # spec/native_functions.yaml:114
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = cos(self[i])
 
 
 @cuda.jit
-def tan_kernel(out, self):  # spec/native_functions.yaml:116
+def tan_kernel(out, self):  # spec/native_functions.yaml:122
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tan(self[i])
 
 
 @cuda.jit
-def atan_kernel(out, self):  # spec/native_functions.yaml:124
+def atan_kernel(out, self):  # spec/native_functions.yaml:130
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan(self[i])
 
 
 @cuda.jit
-def tanh_kernel(out, self):  # spec/native_functions.yaml:132
+def tanh_kernel(out, self):  # spec/native_functions.yaml:140
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tanh(self[i])
 
 
 @cuda.jit
-def sigmoid_kernel(out, self):  # spec/native_functions.yaml:140
+def bitwise_and_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:149
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] & other[i]
+
+
+@cuda.jit
+def bitwise_and_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:157
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] & other
+
+
+@cuda.jit
+def bitwise_or_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:163
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] | other[i]
+
+
+@cuda.jit
+def bitwise_or_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:171
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] | other
+
+
+@cuda.jit
+def bitwise_xor_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:177
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] ^ other[i]
+
+
+@cuda.jit
+def bitwise_xor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:185
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] ^ other
+
+
+@cuda.jit
+def bitwise_left_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:191
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = lshift(self[i], other[i])
+
+
+@cuda.jit
+def bitwise_left_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:199
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = lshift(self[i], other)
+
+
+@cuda.jit
+def bitwise_left_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:205
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = lshift(self, other[i])
+
+
+@cuda.jit
+def bitwise_right_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:209
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = rshift(self[i], other[i])
+
+
+@cuda.jit
+def bitwise_right_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:217
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = rshift(self[i], other)
+
+
+@cuda.jit
+def bitwise_right_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:223
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = rshift(self, other[i])
+
+
+@cuda.jit
+def heaviside_kernel(out, self, values):  # spec/native_functions.yaml:227
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = values[i] if self[i] == 0 else (self[i] > 0) * 1
+
+
+@cuda.jit
+def erfinv_kernel(out, self):  # spec/native_functions.yaml:282
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = erfinv(self[i])
+
+
+@cuda.jit
+def fmax_kernel(out, self, other):  # spec/native_functions.yaml:292
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = other[i] if self[i] != self[i] else self[i] if other[i] != other[i] else maximum(self[i], other[i])
+
+
+@cuda.jit
+def fmin_kernel(out, self, other):  # spec/native_functions.yaml:297
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = other[i] if self[i] != self[i] else self[i] if other[i] != other[i] else minimum(self[i], other[i])
+
+
+@cuda.jit
+def isposinf_kernel(out, self):  # spec/native_functions.yaml:302
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = isinf(self[i]) and self[i] > 0
+
+
+@cuda.jit
+def isneginf_kernel(out, self):  # spec/native_functions.yaml:308
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = isinf(self[i]) and self[i] < 0
+
+
+@cuda.jit
+def asin_kernel(out, self):  # spec/native_functions.yaml:315
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = asin(self[i])
+
+
+@cuda.jit
+def acos_kernel(out, self):  # spec/native_functions.yaml:325
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = acos(self[i])
+
+
+@cuda.jit
+def sinh_kernel(out, self):  # spec/native_functions.yaml:335
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = sinh(self[i])
+
+
+@cuda.jit
+def cosh_kernel(out, self):  # spec/native_functions.yaml:343
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = cosh(self[i])
+
+
+@cuda.jit
+def asinh_kernel(out, self):  # spec/native_functions.yaml:351
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = asinh(self[i])
+
+
+@cuda.jit
+def acosh_kernel(out, self):  # spec/native_functions.yaml:361
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = acosh(self[i])
+
+
+@cuda.jit
+def atanh_kernel(out, self):  # spec/native_functions.yaml:371
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = atanh(self[i])
+
+
+@cuda.jit
+def erfc_kernel(out, self):  # spec/native_functions.yaml:381
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = erfc(self[i])
+
+
+@cuda.jit
+def lgamma_kernel(out, self):  # spec/native_functions.yaml:390
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = lgamma(self[i])
+
+
+@cuda.jit
+def exp2_kernel(out, self):  # spec/native_functions.yaml:399
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = pow(2.0, self[i])
+
+
+@cuda.jit
+def sinc_kernel(out, self):  # spec/native_functions.yaml:408
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = sinc(self[i])
+
+
+@cuda.jit
+def deg2rad_kernel(out, self):  # spec/native_functions.yaml:417
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] * 0.017453292519943295
+
+
+@cuda.jit
+def rad2deg_kernel(out, self):  # spec/native_functions.yaml:425
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] * 57.29577951308232
+
+
+@cuda.jit
+def frac_kernel(out, self):  # spec/native_functions.yaml:433
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = frac(self[i])
+
+
+@cuda.jit
+def sgn_kernel(out, self):  # spec/native_functions.yaml:441
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = sign(self[i])
+
+
+@cuda.jit
+def digamma_kernel(out, self):  # spec/native_functions.yaml:448
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = digamma(self[i])
+
+
+@cuda.jit
+def polygamma_kernel(out, n, self):  # spec/native_functions.yaml:457
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = polygamma(n, self[i])
+
+
+@cuda.jit
+def signbit_kernel(out, self):  # spec/native_functions.yaml:464
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = signbit(self[i])
+
+
+@cuda.jit
+def hypot_kernel(out, self, other):  # spec/native_functions.yaml:470
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = hypot(self[i], other[i])
+
+
+@cuda.jit
+def logaddexp_kernel(out, self, other):  # spec/native_functions.yaml:478
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = logaddexp(self[i], other[i])
+
+
+@cuda.jit
+def logaddexp2_kernel(out, self, other):  # spec/native_functions.yaml:484
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = logaddexp2(self[i], other[i])
+
+
+@cuda.jit
+def xlogy_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:490
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = xlogy(self[i], other[i])
+
+
+@cuda.jit
+def xlogy_Scalar_Self_kernel(out, self, other):  # spec/native_functions.yaml:499
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = xlogy(self, other[i])
+
+
+@cuda.jit
+def xlogy_Scalar_Other_kernel(out, self, other):  # spec/native_functions.yaml:503
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = xlogy(self[i], other)
+
+
+@cuda.jit
+def copysign_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:509
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = copysign(self[i], other[i])
+
+
+@cuda.jit
+def copysign_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:517
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = copysign(self[i], other)
+
+
+@cuda.jit
+def sigmoid_kernel(out, self):  # spec/native_functions.yaml:523
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sigmoid(self[i])
 
 
 @cuda.jit
-def relu_kernel(out, self):  # spec/native_functions.yaml:148
+def relu_kernel(out, self):  # spec/native_functions.yaml:532
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = relu(self[i])
 
 
 @cuda.jit
-def silu_kernel(out, self):  # spec/native_functions.yaml:155
+def silu_kernel(out, self):  # spec/native_functions.yaml:539
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = silu(self[i])
 
 
 @cuda.jit
-def erf_kernel(out, self):  # spec/native_functions.yaml:164
+def erf_kernel(out, self):  # spec/native_functions.yaml:548
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erf(self[i])
 
 
 @cuda.jit
-def floor_kernel(out, self):  # spec/native_functions.yaml:172
+def floor_kernel(out, self):  # spec/native_functions.yaml:557
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floor(self[i])
 
 
 @cuda.jit
-def ceil_kernel(out, self):  # spec/native_functions.yaml:180
+def ceil_kernel(out, self):  # spec/native_functions.yaml:565
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = ceil(self[i])
 
 
 @cuda.jit
-def round_kernel(out, self):  # spec/native_functions.yaml:188
+def round_kernel(out, self):  # spec/native_functions.yaml:573
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = round(self[i])
 
 
 @cuda.jit
-def trunc_kernel(out, self):  # spec/native_functions.yaml:200
+def trunc_kernel(out, self):  # spec/native_functions.yaml:586
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = trunc(self[i])
 
 
 @cuda.jit
-def isnan_kernel(out, self):  # spec/native_functions.yaml:208
+def isnan_kernel(out, self):  # spec/native_functions.yaml:596
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isnan(self[i])
 
 
 @cuda.jit
-def isinf_kernel(out, self):  # spec/native_functions.yaml:212
+def isinf_kernel(out, self):  # spec/native_functions.yaml:600
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i])
 
 
 @cuda.jit
-def isfinite_kernel(out, self):  # spec/native_functions.yaml:216
+def isfinite_kernel(out, self):  # spec/native_functions.yaml:604
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isfinite(self[i])
 
 
 @cuda.jit
-def logical_not_kernel(out, self):  # spec/native_functions.yaml:220
+def logical_not_kernel(out, self):  # spec/native_functions.yaml:608
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == 0
 
 
 @cuda.jit
-def bitwise_not_kernel(out, self):  # spec/native_functions.yaml:224
+def bitwise_not_kernel(out, self):  # spec/native_functions.yaml:612
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = ~self[i]
 
 
 @cuda.jit
-def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:232
+def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:620
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_erf(self[i])
 
 
 @cuda.jit
-def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:237
+def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:625
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_tanh(self[i])
 
 
 @cuda.jit
-def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:252
+def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:640
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other[i]
 
 
 @cuda.jit
-def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:259
+def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:647
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other
 
 
 @cuda.jit
-def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:265
+def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:653
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other[i]
 
 
 @cuda.jit
-def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:272
+def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:662
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other
 
 
 @cuda.jit
-def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:278
+def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:668
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other[i]
 
 
 @cuda.jit
-def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:285
+def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:677
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other
 
 
 @cuda.jit
-def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:291
+def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:683
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other[i])
 
 
 @cuda.jit
-def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:299
+def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:693
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other)
 
 
 @cuda.jit
-def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:306
+def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:700
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other[i])
 
 
 @cuda.jit
-def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:312
+def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:706
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other)
 
 
 @cuda.jit
-def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:317
+def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:711
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other[i])
 
 
 @cuda.jit
-def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:323
+def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:717
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other)
 
 
 @cuda.jit
-def fmod_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:328
+def fmod_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:722
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod(self[i], other[i])
 
 
 @cuda.jit
-def fmod_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:334
+def fmod_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:728
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod(self[i], other)
 
 
 @cuda.jit
-def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:339
+def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:733
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent[i])
 
 
 @cuda.jit
-def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:345
+def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:739
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent)
 
 
 @cuda.jit
-def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:351
+def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:745
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self, exponent[i])
 
 
 @cuda.jit
-def maximum_kernel(out, self, other):  # spec/native_functions.yaml:355
+def maximum_kernel(out, self, other):  # spec/native_functions.yaml:749
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], other[i])
 
 
 @cuda.jit
-def minimum_kernel(out, self, other):  # spec/native_functions.yaml:360
+def minimum_kernel(out, self, other):  # spec/native_functions.yaml:754
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], other[i])
 
 
 @cuda.jit
-def atan2_kernel(out, self, other):  # spec/native_functions.yaml:365
+def atan2_kernel(out, self, other):  # spec/native_functions.yaml:759
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan2(self[i], other[i])
 
 
 @cuda.jit
-def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:371
+def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:767
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min)
 
 
 @cuda.jit
-def clamp_min_Tensor_kernel(out, self, min):  # spec/native_functions.yaml:377
+def clamp_min_Tensor_kernel(out, self, min):  # spec/native_functions.yaml:773
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min[i])
 
 
 @cuda.jit
-def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:380
+def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:776
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max)
 
 
 @cuda.jit
-def clamp_max_Tensor_kernel(out, self, max):  # spec/native_functions.yaml:386
+def clamp_max_Tensor_kernel(out, self, max):  # spec/native_functions.yaml:782
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max[i])
 
 
 @cuda.jit
-def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:389
+def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:785
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight * (end[i] - self[i])
 
 
 @cuda.jit
-def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:396
+def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:792
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight[i] * (end[i] - self[i])
 
 
 @cuda.jit
-def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:400
+def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:796
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + value * tensor1[i] * tensor2[i]
 
 
 @cuda.jit
-def addcdiv_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:406
+def addcdiv_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:802
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + value * tensor1[i] / tensor2[i]
 
 
 @cuda.jit
-def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:424
+def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:820
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other[i]
 
 
 @cuda.jit
-def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:428
+def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:824
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other
 
 
 @cuda.jit
-def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:432
+def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:828
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other[i]
 
 
 @cuda.jit
-def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:436
+def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:833
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other
 
 
 @cuda.jit
-def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:440
+def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:837
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other[i]
 
 
 @cuda.jit
-def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:444
+def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:842
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other
 
 
 @cuda.jit
-def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:448
+def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:846
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other[i]
 
 
 @cuda.jit
-def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:452
+def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:851
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other
 
 
 @cuda.jit
-def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:456
+def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:855
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other[i]
 
 
 @cuda.jit
-def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:460
+def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:860
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other
 
 
 @cuda.jit
-def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:464
+def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:864
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other[i]
 
 
 @cuda.jit
-def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:468
+def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:869
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other
 
 
 @cuda.jit
-def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:472
+def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:873
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 and other[i] != 0
 
 
 @cuda.jit
-def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:476
+def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:877
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 or other[i] != 0
 
 
 @cuda.jit
-def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:480
+def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:881
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logical_xor(self[i], other[i])
 
 
 @cuda.jit
-def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:484
+def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:885
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other[i])
 
 
 @cuda.jit
-def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:488
+def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:889
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other)
 
 
 @cuda.jit
-def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:492
+def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:893
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self, other[i])
 
 
 @cuda.jit
-def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:1060
+def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:1997
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else self[i] * negative_slope
 
 
 @cuda.jit
-def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:1068
+def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:2005
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i])
 
 
 @cuda.jit
-def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:1076
+def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:2013
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] * beta > threshold else log1p(exp(self[i] * beta)) / beta
 
 
 @cuda.jit
-def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:1082
+def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:2019
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i], min_val), max_val)
+
+
+@cuda.jit
+def log_sigmoid_kernel(out, self):  # spec/native_functions.yaml:2027
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = minimum(self[i], 0) - log1p(exp(-abs(self[i])))
+
+
+@cuda.jit
+def hardswish_kernel(out, self):  # spec/native_functions.yaml:2033
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] * minimum(maximum(self[i] + 3, 0), 6) / 6
+
+
+@cuda.jit
+def hardsigmoid_kernel(out, self):  # spec/native_functions.yaml:2041
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = minimum(maximum(self[i] + 3, 0), 6) / 6
+
+
+@cuda.jit
+def mish_kernel(out, self):  # spec/native_functions.yaml:2049
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] * tanh(self[i] if self[i] > 20 else log1p(exp(self[i])))
+
+
+@cuda.jit
+def celu_kernel(out, self, alpha):  # spec/native_functions.yaml:2057
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i] / alpha)
+
+
+@cuda.jit
+def selu_kernel(out, self):  # spec/native_functions.yaml:2063
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = 1.0507009873554805 * (self[i] if self[i] > 0 else 1.6732632423543772 * expm1(self[i]))
+
+
+@cuda.jit
+def threshold_kernel(out, self, threshold, value):  # spec/native_functions.yaml:2069
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = value if self[i] <= threshold else self[i]
+
+
+@cuda.jit
+def hardshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2077
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = 0 if self[i] >= -lambd and self[i] <= lambd else self[i]
+
+
+@cuda.jit
+def softshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2083
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = self[i] - lambd if self[i] > lambd else self[i] + lambd if self[i] < -lambd else self[i] * 0

@@ -23,6 +23,7 @@ _keep_freed_memory()  # a training step's arrays are reused instead of page-faul
 from . import _dtype
 from ._device import device
 from ._dtype import (
+    bfloat16,
     bool,
     dtype,
     float16,
@@ -36,8 +37,9 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )  # fmt: skip
-from ._interop import from_dlpack
+from ._interop import from_dlpack, frombuffer
 from ._legacy_tensors import (
+    BFloat16Tensor,
     BoolTensor,
     ByteTensor,
     CharTensor,
@@ -76,7 +78,17 @@ del _install
 
 def __getattr__(name: str):
     # nn, optim and utils.data load on first use, so ``import yaten`` stays fast.
-    if name in ("nn", "optim", "utils", "serialization", "safetensors"):
+    if name in (
+        "nn",
+        "optim",
+        "utils",
+        "serialization",
+        "safetensors",
+        "testing",
+        "linalg",
+        "fft",
+        "special",
+    ):
         import importlib
 
         return importlib.import_module(f"yaten.{name}")

@@ -1,5 +1,10 @@
-"""dtypes: yaten.float32 and friends, each tied to the NumPy dtype its storage uses."""
+"""dtypes: yaten.float32 and friends, each tied to the NumPy dtype its storage uses.
 
+bfloat16 is ml_dtypes' NumPy extension type; kernels compute it in float32, as torch's CPU kernels do
+(``kernels/cpu/convert.compute_dtype``).
+"""
+
+import ml_dtypes
 import numpy as np
 
 
@@ -42,39 +47,29 @@ int16 = dtype("int16", np.int16, "i")
 int32 = dtype("int32", np.int32, "i")
 int64 = dtype("int64", np.int64, "i")
 float16 = dtype("float16", np.float16, "f")
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "f")
 float32 = dtype("float32", np.float32, "f")
 float64 = dtype("float64", np.float64, "f")
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
 ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32, "long": int64}
 BY_NP = {d.np: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
 # PyTorch's legacy names (``FloatTensor``) and the C++ type names its errors print (``long int``).
 LEGACY_NAME = {
     bool: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int", int64: "Long",
-    float16: "Half", float32: "Float", float64: "Double",
+    float16: "Half", bfloat16: "BFloat16", float32: "Float", float64: "Double",
 }  # fmt: skip
 BY_LEGACY_NAME = {v: k for k, v in LEGACY_NAME.items()}
 TYPEID_NAME = {
     bool: "bool", uint8: "unsigned char", int8: "signed char", int16: "short int", int32: "int",
-    int64: "long int", float16: "c10::Half", float32: "float", float64: "double",
+    int64: "long int", float16: "c10::Half", bfloat16: "c10::BFloat16", float32: "float", float64: "double",
 }  # fmt: skip
 # The names c10's "value cannot be converted to type ... without overflow" errors print.
 C10_NAME = {
     bool: "bool", uint8: "uint8_t", int8: "int8_t", int16: "int16_t", int32: "int", int64: "int64_t",
-    float16: "c10::Half", float32: "float", float64: "double",
+    float16: "c10::Half", bfloat16: "c10::BFloat16", float32: "float", float64: "double",
 }  # fmt: skip
-
-
-def from_np(np_dtype) -> dtype:
-    """The yaten dtype of a NumPy dtype; TypeError for types yaten does not have."""
-    try:
-        return BY_NP[np.dtype(np_dtype)]
-    except (KeyError, TypeError):
-        raise TypeError(
-            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types are: "
-            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
-        ) from None
 
 
 class _Default:
@@ -92,8 +87,8 @@ def get_default_dtype() -> dtype:
 
 
 def set_default_dtype(d: dtype) -> None:
-    """Set the default floating dtype; only float32 and float64 are allowed, as in PyTorch."""
-    if not isinstance(d, dtype) or d not in (float32, float64, float16):
+    """Set the default floating dtype: float32, float64, float16 or bfloat16, as in PyTorch."""
+    if not isinstance(d, dtype) or d not in (float32, float64, float16, bfloat16):
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")
     _Default.value = d
     from ._pointwise import clear_plans  # promotion results that used the old default

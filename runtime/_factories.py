@@ -11,6 +11,7 @@ import collections.abc
 import math
 import warnings
 
+import ml_dtypes
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -208,10 +209,10 @@ def checked_scalar(value, dtype: D.dtype, names=None):
     if dtype is D.bool:
         return np.bool_(value)
     if dtype.kind == "f":
-        if math.isfinite(value) and abs(value) > float(np.finfo(dtype.np).max):
+        if math.isfinite(value) and abs(value) > float(ml_dtypes.finfo(dtype.np).max):
             raise err
-        # PyTorch rounds a double to half through float; rounding straight to half can differ.
-        return np.float16(np.float32(value)) if dtype is D.float16 else dtype.np.type(value)
+        # PyTorch rounds a double to half and bfloat16 through float; rounding straight can differ.
+        return dtype.np.type(np.float32(value)) if dtype.itemsize == 2 else dtype.np.type(value)
     info = np.iinfo(dtype.np)
     if isinstance(value, float):
         if not info.min <= value <= info.max:
@@ -257,8 +258,8 @@ def wants_contiguous(memory_format) -> bool:
 
 def _copy_like(src: np.ndarray, strides, dtype: D.dtype) -> np.ndarray:
     out = empty_host(src.shape, preserve_format_strides(src.shape, strides), dtype.np)
-    if dtype is D.float16 and src.dtype == np.float64:
-        src = src.astype(np.float32)  # torch converts double to half through float
+    if (dtype is D.float16 and src.dtype == np.float64) or (dtype is D.bfloat16 and src.dtype != np.float32):
+        src = src.astype(np.float32)  # torch converts double to half, and anything to bfloat16, through float
     with np.errstate(invalid="ignore", over="ignore"):
         out[...] = src
     return out
@@ -269,9 +270,9 @@ def ndarray_dtype(arr: np.ndarray) -> D.dtype:
     """The yaten dtype of a NumPy array PyTorch would accept, with its errors for the others."""
     dt = arr.dtype
     known = D.BY_NP.get(dt if dt.isnative else dt.newbyteorder("="))
-    if known is None:
+    if known is None or known is D.bfloat16:  # torch takes no NumPy bfloat16 (ml_dtypes') arrays
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{dt.type.__name__}. The only supported types are: "
+            f"can't convert np.ndarray of type {dt.type.__module__}.{dt.type.__name__}. The only supported types are: "
             "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
         )
     if not dt.isnative:
@@ -401,8 +402,8 @@ def _convert(flat: list, inferred: D.dtype, target: D.dtype) -> np.ndarray:
             raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
         return arr.astype(target.np)
     with np.errstate(over="ignore"):  # out-of-range floats become inf, as in torch
-        if target is D.float16:
-            arr = arr.astype(np.float32)  # torch rounds a double to half through float
+        if target is D.float16 or target is D.bfloat16:
+            arr = arr.astype(np.float32)  # torch rounds a double to half and bfloat16 through float
         return arr.astype(target.np)
 
 

@@ -2,12 +2,13 @@
 
 
 def install(namespace: dict) -> None:
-    from . import _factories, _random, _ranges
+    # functional: torch.functional's varargs forms
+    from . import _factories, _multinomial, _random, _ranges, _unique, functional
     from ._generated import functions
 
     for name in functions.__all__:
         namespace[name] = getattr(functions, name)
-    for mod in (_factories, _ranges, _random):
+    for mod in (_factories, _ranges, _random, _multinomial, _unique, functional):
         for name in mod.__all__:
             namespace[name] = getattr(mod, name)
     from . import (  # noqa: F401 - attach operators, expose subpackages
@@ -20,3 +21,14 @@ def install(namespace: dict) -> None:
 
     namespace["autograd"] = autograd
     namespace["cuda"] = cuda
+
+
+def install_module(namespace: dict, module: str) -> None:
+    """Binds the spec's ``python_module: <module>`` functions in a submodule's namespace under their
+    torch names (``fft_rfft`` as ``yaten.fft.rfft``) and lists them in its ``__all__``."""
+    from ._generated import functions
+
+    names = functions.MODULES.get(module, {})
+    for name, binding in names.items():
+        namespace[name] = getattr(functions, binding)
+    namespace["__all__"] = sorted(names)

@@ -24,9 +24,10 @@ from ._layout import contiguous_strides
 from ._tensor import Tensor, legacy_type_name, wrap
 
 _CPU, _CUDA = 1, 2  # DLPack's kDLCPU and kDLCUDA
-_INT, _UINT, _FLOAT, _BOOL = 0, 1, 2, 6  # DLPack's type codes (kDLInt, kDLUInt, kDLFloat, kDLBool)
+_INT, _UINT, _FLOAT, _BFLOAT, _BOOL = 0, 1, 2, 4, 6  # DLPack's kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLBool
 _CODE = {"i": _INT, "u": _UINT, "f": _FLOAT, "b": _BOOL}
 _KIND = {code: kind for kind, code in _CODE.items()}
+_BF16 = D.bfloat16.np
 _NAME, _USED = b"dltensor", b"used_dltensor"  # a capsule's name before and after it is consumed
 
 
@@ -117,7 +118,7 @@ def dlpack(t: Tensor, stream=None, max_version=None, dl_device=None, copy=None):
     managed = _DLManagedTensor()
     managed.dl_tensor = _DLTensor(
         backend(t._device).data_ptr(t._data) if t.numel() else None,
-        _DLDevice(kind, index), t.dim(), _DLDataType(_CODE[dt.kind], dt.itemsize * 8, 1), shape, strides, 0,
+        _DLDevice(kind, index), t.dim(), _DLDataType(_BFLOAT if dt == _BF16 else _CODE[dt.kind], dt.itemsize * 8, 1), shape, strides, 0,
     )  # fmt: skip
     managed.deleter = _release
     address = ctypes.addressof(managed)
@@ -188,6 +189,8 @@ def from_dlpack(ext) -> Tensor:
         raise RuntimeError(f"from_dlpack: unsupported DLPack device type {kind}")
     code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
     dt = np.dtype(f"{_KIND[code]}{bits // 8}") if code in _KIND and bits in (8, 16, 32, 64) else None
+    if code == _BFLOAT and bits == 16:
+        dt = _BF16
     if dt is None or lanes != 1 or dt not in D.BY_NP:
         raise TypeError(f"from_dlpack: unsupported DLPack dtype (code {code}, bits {bits}, lanes {lanes})")
     shape = tuple(t.shape[i] for i in range(t.ndim))
@@ -202,3 +205,42 @@ def from_dlpack(ext) -> Tensor:
         (t.data or 0) + t.byte_offset, shape, strides, dt, _Imported(managed)
     )
     return wrap(array, device)
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False) -> Tensor:
+    """A 1-d CPU tensor over the memory of an object with the buffer protocol (no copy): ``count``
+    elements of ``dtype`` from byte ``offset`` on (-1: up to the end).
+
+    >>> import array, yaten
+    >>> yaten.frombuffer(array.array("f", [1, 2, 3]), dtype=yaten.float32, count=2, offset=4)
+    tensor([2., 3.])
+    """
+    from ._factories import from_numpy
+
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    length, item = view.nbytes, dtype.itemsize
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(
+            f"offset ({offset} bytes) must be non-negative and no greater than buffer length ({length} bytes) minus 1"
+        )
+    if count < 0:
+        if (length - offset) % item:
+            raise ValueError(
+                f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a multiple of "
+                f"element size ({item})"
+            )
+        count = (length - offset) // item
+    elif offset + count * item > length:
+        raise ValueError(
+            f"requested buffer length ({count} * {item} bytes) after offset ({offset} bytes) must not be greater "
+            f"than actual buffer length ({length} bytes)"
+        )
+    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    t = from_numpy(np.frombuffer(view.cast("B"), dtype=dtype.np, count=count, offset=offset))
+    return t.requires_grad_() if requires_grad else t

@@ -47,8 +47,9 @@ ShortTensor = _legacy(D.int16)
 IntTensor = _legacy(D.int32)
 LongTensor = _legacy(D.int64)
 HalfTensor = _legacy(D.float16)
+BFloat16Tensor = _legacy(D.bfloat16)
 FloatTensor = _legacy(D.float32)
 DoubleTensor = _legacy(D.float64)
 
-__all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor",
+__all__ = ["BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor",
            "LongTensor", "ShortTensor"]  # fmt: skip

@@ -68,29 +68,10 @@ def _inplace(tensor_op, scalar_op):
     return op
 
 
-def _logical(fn):
-    def op(self, other):
-        if isinstance(other, (Tensor, bool)):
-            if self.dtype.kind != "b" or (isinstance(other, Tensor) and other.dtype.kind != "b"):
-                raise TypeError(
-                    "bitwise operators on integer tensors are not supported yet; use bool tensors"
-                )
-            return fn(self, other if isinstance(other, Tensor) else _full(self, other))
-        return NotImplemented
-
-    return op
-
-
 def _invert(self):
     if self._dtype.kind not in "bi":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return ops.bitwise_not(self)
-
-
-def _full(like, value):
-    from ._factories import full_like
-
-    return full_like(like, value)
 
 
 _OPS = {
@@ -121,13 +102,25 @@ _OPS = {
     "__le__": _binary(ops.le_Tensor, ops.le_Scalar),
     "__gt__": _binary(ops.gt_Tensor, ops.gt_Scalar),
     "__ge__": _binary(ops.ge_Tensor, ops.ge_Scalar),
-    "__and__": _logical(ops.logical_and),
-    "__or__": _logical(ops.logical_or),
-    "__xor__": _logical(ops.logical_xor),
+    "__and__": _binary(ops.bitwise_and_Tensor, ops.bitwise_and_Scalar),
+    "__rand__": _reflected(lambda o, s: ops.bitwise_and_Scalar(s, o)),
+    "__iand__": _inplace(ops.bitwise_and__Tensor, ops.bitwise_and__Scalar),
+    "__or__": _binary(ops.bitwise_or_Tensor, ops.bitwise_or_Scalar),
+    "__ror__": _reflected(lambda o, s: ops.bitwise_or_Scalar(s, o)),
+    "__ior__": _inplace(ops.bitwise_or__Tensor, ops.bitwise_or__Scalar),
+    "__xor__": _binary(ops.bitwise_xor_Tensor, ops.bitwise_xor_Scalar),
+    "__rxor__": _reflected(lambda o, s: ops.bitwise_xor_Scalar(s, o)),
+    "__ixor__": _inplace(ops.bitwise_xor__Tensor, ops.bitwise_xor__Scalar),
+    "__lshift__": _binary(ops.bitwise_left_shift_Tensor, ops.bitwise_left_shift_Tensor_Scalar),
+    "__rlshift__": _reflected(ops.bitwise_left_shift_Scalar_Tensor),
+    "__ilshift__": _inplace(ops.bitwise_left_shift__Tensor, ops.bitwise_left_shift__Tensor_Scalar),
+    "__rshift__": _binary(ops.bitwise_right_shift_Tensor, ops.bitwise_right_shift_Tensor_Scalar),
+    "__rrshift__": _reflected(ops.bitwise_right_shift_Scalar_Tensor),
+    "__irshift__": _inplace(ops.bitwise_right_shift__Tensor, ops.bitwise_right_shift__Tensor_Scalar),
     "__neg__": ops.neg,
     "__abs__": ops.abs,
     "__invert__": _invert,
-    "__pos__": lambda self: self,
+    "__pos__": ops.positive,
 }
 
 for _name, _fn in _OPS.items():

@@ -27,7 +27,7 @@ class _Plan:
         self.ct = ct
         self.casts = casts  # (position, NumPy dtype) of the tensor arguments to convert first
         self.ufunc = None  # the cpu ufunc, built on first use on cpu
-        self.result_alloc = result_alloc  # the kernel computes in ct but the result is rt (float16)
+        self.result_alloc = result_alloc  # the kernel computes in ct but the result is rt (float16, bfloat16)
         self.check = check  # what PyTorch checks on every call's values (a zero divisor), or None
 
 
@@ -107,7 +107,7 @@ class PointwiseOp:
             rt = D.get_default_dtype()
         elif kind == "bool_to_long" and rt is D.bool:
             rt = D.int64
-        ct = D.float32 if rt is D.float16 else rt
+        ct = D.float32 if rt is D.float16 or rt is D.bfloat16 else rt
         if kind == "always_bool":
             return D.bool, ct
         return rt, ct

@@ -9,6 +9,7 @@ call's arguments, or None. Value checks run on cpu only: PyTorch's cuda kernels 
 import warnings
 
 from . import _dtype as D
+from ._type_info import finfo
 
 _BOOL_SUB = "Subtraction, the `-` operator, with a bool tensor is not supported. "
 _MASK_HINT = "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -104,6 +105,35 @@ def _addcdiv(args, rt):
         )
 
 
+def _shift(kernel):
+    def check(args, rt):
+        if rt is D.bool:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+    return check
+
+
+def _heaviside(args, rt):
+    if _dtype_of(args[0]) is not _dtype_of(args[1]):
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def _softshrink(args, rt):
+    """softshrink's lambd must lie in [0, the dtype's largest value]."""
+    if rt.kind != "f":
+        return None
+    top = float(finfo(rt).max)
+
+    def check(args) -> None:
+        lambd = args[1]
+        if not 0 <= lambd <= top:
+            raise RuntimeError(
+                f"lambda must be in range [0, {top:g}] for input dtype {D.LEGACY_NAME[rt]}, but found {lambd:g}"
+            )
+
+    return check
+
+
 # Generated op name (overload included) -> check(args, result dtype) -> per-call check or None.
 CHECKS = {
     "sub_Tensor": _sub,
@@ -121,4 +151,11 @@ CHECKS = {
     "fmod_Scalar": _integer_divisor,
     "pow_Tensor_Scalar": _integer_power,
     "addcdiv": _addcdiv,
+    **{
+        f"bitwise_{side}_shift_{o}": _shift(f"{side[0]}shift_cpu")
+        for side in ("left", "right")
+        for o in ("Tensor", "Tensor_Scalar", "Scalar_Tensor")
+    },
+    "heaviside": _heaviside,
+    "softshrink": _softshrink,
 }

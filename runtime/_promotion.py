@@ -14,7 +14,7 @@ import numpy as np
 from . import _dtype as D
 
 _INT_ORDER = {D.int8: 8, D.int16: 16, D.int32: 32, D.int64: 64}
-_FLOAT_ORDER = {D.float16: 16, D.float32: 32, D.float64: 64}
+_FLOAT_ORDER = {D.float16: 16, D.bfloat16: 16, D.float32: 32, D.float64: 64}
 
 
 def promote_types(type1: D.dtype, type2: D.dtype) -> D.dtype:
@@ -38,6 +38,8 @@ def _promote(a: D.dtype, b: D.dtype) -> D.dtype:
         return a
     if a.kind == "f" or b.kind == "f":
         if a.kind == b.kind:
+            if _FLOAT_ORDER[a] == _FLOAT_ORDER[b]:  # float16 with bfloat16: neither holds the other
+                return D.float32
             return a if _FLOAT_ORDER[a] > _FLOAT_ORDER[b] else b
         return a if a.kind == "f" else b
     if a is D.uint8:

@@ -19,6 +19,7 @@ import os
 import warnings
 from typing import ClassVar
 
+import ml_dtypes
 import numpy as np
 
 from . import _device as _dev
@@ -43,7 +44,7 @@ _DEVICE_INT_RANGE = 2**32  # the widest range of integers a cuda randint draws o
 # The C++ type names PyTorch's range checks print.
 _TYPE_NAME = {
     D.bool: "bool", D.uint8: "unsigned char", D.int8: "signed char", D.int16: "short", D.int32: "int",
-    D.int64: "long", D.float16: "c10::Half", D.float32: "float", D.float64: "double",
+    D.int64: "long", D.float16: "c10::Half", D.bfloat16: "c10::BFloat16", D.float32: "float", D.float64: "double",
 }  # fmt: skip
 
 # A state tensor's bytes: the seed, PCG64's 128-bit state and increment, its buffered 32-bit half-draw.
@@ -286,7 +287,8 @@ def _uniform01(engine: np.random.Generator, shape, dtype: D.dtype) -> np.ndarray
         return engine.random(shape)
     if dtype is D.float32:
         return engine.random(shape, dtype=np.float32)
-    return (engine.integers(0, 2**11, shape) * 2.0**-11).astype(np.float16)  # 11 bits: exact in half
+    bits = ml_dtypes.finfo(dtype.np).nmant + 1  # half: 11 bits, bfloat16: 8, exact in the dtype
+    return (engine.integers(0, 2**bits, shape) * 2.0**-bits).astype(np.float32).astype(dtype.np)
 
 
 def _normal01(engine: np.random.Generator, shape, dtype: D.dtype) -> np.ndarray:
@@ -308,7 +310,7 @@ def _check_from_to(low: int, high: int, dtype: D.dtype) -> None:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     name = _TYPE_NAME[dtype]
     if dtype.kind == "f":
-        top = float(np.finfo(dtype.np).max)
+        top = float(ml_dtypes.finfo(dtype.np).max)
         bottom = -top
     elif dtype is D.bool:
         bottom, top = 0, 1
@@ -319,7 +321,7 @@ def _check_from_to(low: int, high: int, dtype: D.dtype) -> None:
         if not bottom <= v <= top:
             raise RuntimeError(f"{what} is out of bounds for {name}")
     if dtype.kind == "f":
-        digits = np.finfo(dtype.np).nmant + 1
+        digits = ml_dtypes.finfo(dtype.np).nmant + 1
         for v, what in ends:
             if abs(v) > 2**digits:
                 warnings.warn(
@@ -671,7 +673,7 @@ def fill_uniform_(tensor: Tensor, low=0.0, high=1.0, generator=None) -> Tensor:
     if not dt.is_floating_point:
         raise F.not_implemented("check_uniform_bounds", dt)
     lo, hi = float(low), float(high)
-    top, name = float(np.finfo(dt.np).max), _TYPE_NAME[dt]
+    top, name = float(ml_dtypes.finfo(dt.np).max), _TYPE_NAME[dt]
     if not -top <= lo <= top:
         raise RuntimeError(f"from is out of bounds for {name}")
     if not -top <= hi <= top:
@@ -743,7 +745,7 @@ def _random_range(dtype: D.dtype, args: tuple, kwargs: dict) -> tuple:
     if dtype is D.bool:
         top = 1
     elif dtype.is_floating_point:
-        top = 2 ** (np.finfo(dtype.np).nmant + 1)
+        top = 2 ** (ml_dtypes.finfo(dtype.np).nmant + 1)
     else:
         top = int(np.iinfo(dtype.np).max)
     if not bound:

@@ -1,4 +1,4 @@
-"""``arange`` and ``linspace``, bit for bit as PyTorch computes them.
+"""``arange``, ``linspace`` and ``logspace``, as PyTorch computes them (the first two bit for bit).
 
 They reproduce the evaluation order (and fused multiply-adds) of torch's x86 CPU kernels, so their
 floating values match torch's to the last bit.
@@ -13,7 +13,7 @@ from ._factories import as_index, checked_scalar, make, not_implemented, number_
 from ._host_allocator import allocation_error
 from ._tensor import Tensor
 
-__all__ = ["arange", "linspace"]
+__all__ = ["arange", "linspace", "logspace"]
 
 
 def _split(a):
@@ -62,7 +62,7 @@ def _arange_floats(start: float, step: float, n: int, dtype: D.dtype) -> np.ndar
     tail computes ``start + step * i`` per element. Every ``x + y * z`` compiles to a fused multiply-add.
     """
     lanes = 32 // dtype.itemsize
-    acc, fma = (np.float32, _fma32) if dtype is D.float16 else (np.float64, _fma)
+    acc, fma = (np.float32, _fma32) if dtype.itemsize == 2 else (np.float64, _fma)
     x0, dx = acc(start), acc(step)
     nvec = n - n % (2 * lanes)
     out = np.empty(n, dtype.np)
@@ -147,7 +147,7 @@ def _linspace_values(start, end, n: int, dtype: D.dtype) -> np.ndarray:
     """torch's CPU linspace, bit for bit: the first half counts up from ``start``, the rest down from ``end``.
 
     Floating dtypes compute in their own type (``step = (end - start) / (n - 1)``, one fused
-    multiply-add per element; half without fusing); integral dtypes step in double and truncate.
+    multiply-add per element; half and bfloat16 without fusing); integral dtypes step in double and truncate.
     """
     s = checked_scalar(start, dtype)
     if n == 1:
@@ -157,9 +157,9 @@ def _linspace_values(start, end, n: int, dtype: D.dtype) -> np.ndarray:
     up = np.arange(half)
     down = n - 1 - np.arange(half, n)
     with np.errstate(all="ignore"):
-        if dtype is D.float16:
-            step = (e - s) / np.float16(n - 1)
-            return np.concatenate([s + step * up.astype(np.float16), e - step * down.astype(np.float16)])
+        if dtype is D.float16 or dtype is D.bfloat16:  # each operation rounded to the 16-bit type
+            step = (e - s) / dtype.np.type(n - 1)
+            return np.concatenate([s + step * up.astype(dtype.np), e - step * down.astype(dtype.np)])
         if dtype is D.float32:
             step = (e - s) / np.float32(n - 1)
             return np.concatenate(
@@ -172,6 +172,20 @@ def _linspace_values(start, end, n: int, dtype: D.dtype) -> np.ndarray:
         return np.trunc(vals).astype(np.int64).astype(dtype.np)
 
 
+def _spaced_args(name, start, end, steps, dtype, device, requires_grad):
+    """linspace's and logspace's checked arguments: start, end, steps, dtype, device."""
+    s, e = _endpoint("start", 1, start), _endpoint("end", 2, end)
+    n = as_index(steps)
+    if n is None:
+        raise TypeError(f"{name}(): argument 'steps' (position 3) must be int, not {type_name(steps)}")
+    dt, dev = options(name, dtype, device, requires_grad)
+    if n < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if dt is D.bool:
+        raise not_implemented(f"{name}_cpu", dt)
+    return s, e, n, dt, dev
+
+
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, requires_grad=False,
              pin_memory=False) -> Tensor:  # fmt: skip
     """``steps`` evenly spaced values from ``start`` to ``end``, both included.
@@ -180,17 +194,31 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None, require
     >>> yaten.linspace(0, 1, 5)
     tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    s, e = _endpoint("start", 1, start), _endpoint("end", 2, end)
-    n = as_index(steps)
-    if n is None:
-        raise TypeError(f"linspace(): argument 'steps' (position 3) must be int, not {type_name(steps)}")
-    dt, dev = options("linspace", dtype, device, requires_grad)
-    if n < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    if dt is D.bool:
-        raise not_implemented("linspace_cpu", dt)
+    s, e, n, dt, dev = _spaced_args("linspace", start, end, steps, dtype, device, requires_grad)
     try:
         host = _linspace_values(s, e, n, dt) if n else np.empty(0, dt.np)
     except (MemoryError, ValueError) as e:
         raise allocation_error(e, (n,), np.int64 if dt.kind == "i" else dt.np) from None
     return make(host, dev, requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False) -> Tensor:  # fmt: skip
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in the exponent.
+
+    >>> import yaten
+    >>> yaten.logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    >>> yaten.logspace(-1, 1, 3, base=2)
+    tensor([0.5000, 1.0000, 2.0000])
+    """
+    s, e, n, dt, dev = _spaced_args("logspace", start, end, steps, dtype, device, requires_grad)
+    b = number_arg("logspace", "base", 4, base)
+    # The exponents are linspace's (integral dtypes step in double), raised to base in the dtype.
+    exps_dtype = dt if dt.is_floating_point else D.float64
+    exps = _linspace_values(s, e, n, exps_dtype) if n else np.empty(0, exps_dtype.np)
+    with np.errstate(all="ignore"):
+        host = np.power(exps_dtype.np.type(b), exps)
+    if not dt.is_floating_point:
+        host = np.trunc(host).astype(np.int64).astype(dt.np)
+    return make(host.astype(dt.np), dev, requires_grad)

@@ -475,6 +475,8 @@ class Tensor(TensorMethods):
                     "Use Tensor.cpu() to copy the tensor to host memory first."
                 )
             return self._host()
+        if self._dtype is D.bfloat16:  # torch has no NumPy bfloat16 (yaten's storage is ml_dtypes')
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return self._data
 
     # --- zero-copy exchange (runtime/_interop.py) -----------------------------------------------
@@ -634,6 +636,17 @@ class Tensor(TensorMethods):
 
         return fill_random_(self, args, kwargs, generator)
 
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        """``num_samples`` category indices drawn from each row of this 1-d or 2-d weight tensor.
+
+        >>> import yaten
+        >>> yaten.tensor([0.0, 1.0]).multinomial(2, replacement=True)
+        tensor([1, 1])
+        """
+        from ._multinomial import multinomial
+
+        return multinomial(self, num_samples, replacement, generator=generator)
+
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """The legacy type name (``'yaten.FloatTensor'``) or, given a dtype, ``self.to(dtype)``.
 
@@ -760,11 +773,12 @@ def alias(t: Tensor) -> Tensor:
     return out
 
 
-def strided_view(base: Tensor, shape, strides, offset: int) -> Tensor:
-    """The view of ``base``'s storage with the given element ``shape``, ``strides`` and ``offset``."""
+def strided_view(base: Tensor, shape, strides, offset: int, dtype: D.dtype | None = None) -> Tensor:
+    """The view of ``base``'s storage with the given element ``shape``, ``strides`` and ``offset``
+    (counted in elements of ``dtype``, base's own by default)."""
     storage = base.untyped_storage()
     shape, strides = tuple(shape), tuple(strides)
-    t = view_of(base, _strided(storage, base._dtype, shape, strides, offset), offset)
+    t = view_of(base, _strided(storage, dtype or base._dtype, shape, strides, offset), offset)
     t._storage = storage
     if 0 in shape:
         t._strides = strides

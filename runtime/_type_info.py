@@ -1,5 +1,6 @@
 """``finfo`` and ``iinfo``: the numerical properties of a floating or integer dtype, as torch's."""
 
+import ml_dtypes
 import numpy as np
 
 from . import _dtype as D
@@ -21,7 +22,7 @@ class finfo:
             raise TypeError(
                 "yaten.finfo() requires a floating point input type. Use yaten.iinfo to handle 'yaten.finfo'"
             )
-        info = np.finfo(dt.np)
+        info = ml_dtypes.finfo(dt.np)
         self.bits = info.bits
         self.eps = float(info.eps)
         self.max = float(info.max)

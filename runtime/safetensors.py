@@ -29,11 +29,10 @@ __all__ = ["load", "load_file", "save", "save_file"]
 
 _CODE = {
     D.bool: "BOOL", D.uint8: "U8", D.int8: "I8", D.int16: "I16", D.int32: "I32", D.int64: "I64",
-    D.float16: "F16", D.float32: "F32", D.float64: "F64",
+    D.float16: "F16", D.bfloat16: "BF16", D.float32: "F32", D.float64: "F64",
 }  # fmt: skip
 _DTYPE = {code: d for d, code in _CODE.items()}
 _OTHER_CODES = (
-    "BF16",
     "U16",
     "U32",
     "U64",

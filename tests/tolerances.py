@@ -11,9 +11,15 @@ bound, and an absolute floor for results that cancel to about zero). Everything 
 import numpy as np
 
 # (rtol, atol) by dtype name. rtol is well above what rounding order and SIMD change (float32: ~80 ulps;
-# float64: 1e-10, for chains of ops and long sums) and far below a real error; float16 results are
-# float32 ones rounded once, an ulp (~1e-3) apart at most. atol is the floor where values cancel to ~0.
-TOLERANCE = {"float16": (1e-3, 1e-5), "float32": (1e-5, 1e-5), "float64": (1e-10, 1e-12)}
+# float64: 1e-10, for chains of ops and long sums) and far below a real error; float16 and bfloat16
+# results are float32 ones rounded once, an ulp (float16: ~1e-3, bfloat16: 2**-8..2**-7) apart at most.
+# atol is the floor where values cancel to ~0.
+TOLERANCE = {
+    "float16": (1e-3, 1e-5),
+    "bfloat16": (8e-3, 1e-5),
+    "float32": (1e-5, 1e-5),
+    "float64": (1e-10, 1e-12),
+}
 
 
 def tolerance(dtype) -> tuple[float, float] | None:
@@ -22,8 +28,14 @@ def tolerance(dtype) -> tuple[float, float] | None:
 
 
 def as_array(x) -> np.ndarray:
-    """The values of a torch or yaten tensor (or anything NumPy takes) as an array of its dtype."""
-    return np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x)
+    """The values of a torch or yaten tensor (or anything NumPy takes) as an array of its dtype
+    (bfloat16 tensors, which neither library's numpy() converts, as float32)."""
+    if hasattr(x, "detach"):
+        x = x.detach().cpu()
+        if getattr(x, "_is_zerotensor", bool)():  # torch's gradient of sgn & co.: NumPy reads it only forced
+            return x.numpy(force=True)
+        return (x.float() if str(x.dtype).endswith("bfloat16") else x).numpy()
+    return np.asarray(x)
 
 
 def close(got, want, dtype) -> bool:
@@ -44,7 +56,7 @@ def assert_close(got, want, what: str = "", rtol: float | None = None, atol: flo
     anything else exactly; the shapes must be equal."""
     g, w = as_array(got), as_array(want)
     assert g.shape == w.shape, f"{what}: shape {g.shape} vs {w.shape}"
-    tol = tolerance(w.dtype)
+    tol = tolerance(getattr(want, "dtype", w.dtype))
     if tol is None:
         np.testing.assert_array_equal(g, w, err_msg=what)
         return

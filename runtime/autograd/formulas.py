@@ -6,6 +6,7 @@ Everything here is written with yaten ops, so gradients of gradients come for fr
 import yaten
 
 from .._promotion import infer_size
+from .linalg_formulas import *  # noqa: F403 - torch.linalg's helpers, in their own file
 
 
 def zeros_for(meta):
@@ -209,6 +210,50 @@ def cumsum_backward(grad, dim):
     return grad.flip(dim).cumsum(dim).flip(dim)
 
 
+def cumprod_backward(grad, self, dim, result):
+    """cumprod's gradient: input k gets ``sum_{j >= k} grad_j * prod_{i <= j, i != k} self_i``.
+
+    Without zeros that is the reversed cumsum of ``grad * result`` over ``self``. With a zero the
+    division is undefined, so each input's products are the cumprods of its row with ``self_k``
+    replaced by 1 (quadratic in the length of ``dim``, only then).
+    """
+    if self.dim() == 0 or self.numel() == 0:
+        return grad
+    if not bool((self == 0).any()):
+        return cumsum_backward(grad * result, dim) / self
+    x, g = self.movedim(dim, -1), grad.movedim(dim, -1)
+    n = x.shape[-1]
+    eye = yaten.eye(n, dtype=yaten.bool, device=x.device)
+    later = yaten.ones(n, n, dtype=yaten.bool, device=x.device).triu()  # [k, j]: j >= k
+    partial = yaten.where(eye, 1, x.unsqueeze(-2)).cumprod(-1)  # [..., k, j]
+    return yaten.where(later, partial * g.unsqueeze(-2), 0).sum(-1).movedim(-1, dim)
+
+
+def cummaxmin_backward(grad, self, indices, dim):
+    """cummax/cummin's gradient: each output's gradient goes to the input it was taken from."""
+    if self.numel() == 0:
+        return grad
+    return yaten.zeros_like(self).scatter_add(dim, indices, grad)
+
+
+def logcumsumexp_backward(grad, self, result, dim):
+    """logcumsumexp's gradient, ``exp(self_k) * sum_{j >= k} grad_j * exp(-result_j)``, summed in log
+    space separately for the positive and the negative gradients so that nothing overflows (PyTorch's
+    formulation)."""
+    if self.numel() == 0:
+        return grad
+    lowest = yaten.finfo(grad.dtype).min
+
+    def reverse_logcumsumexp(t):
+        return t.flip(dim).logcumsumexp(dim).flip(dim)
+
+    log_abs = grad.abs().log()
+    pos = yaten.where(grad > 0, log_abs, lowest)
+    neg = yaten.where(grad < 0, log_abs, lowest)
+    positive = (reverse_logcumsumexp(pos - result) + self).exp()
+    return positive - (reverse_logcumsumexp(neg - result) + self).exp()
+
+
 def permute_backward(grad, dims):
     inverse = [0] * len(dims)
     for i, d in enumerate(dims):
@@ -231,10 +276,28 @@ def slice_backward(grad, shape, dim, start, end, step):
 def as_strided_backward(grad, geometry, size, stride, storage_offset):
     """``geometry`` is the input's (shape, strides, storage offset, storage size)."""
     shape, strides, offset, numel = geometry
+    start = offset if storage_offset is None else storage_offset
     flat = yaten.zeros(numel, dtype=grad.dtype, device=grad.device)
-    view = flat.as_strided(size, stride, offset if storage_offset is None else storage_offset)
-    view.add_(grad)
+    if _self_overlapping(size, stride):  # windows (unfold): elements sharing an address add up
+        index = yaten.full((), start, dtype=yaten.int64, device=grad.device)
+        for d, (n, st) in enumerate(zip(size, stride)):
+            shape_d = [1] * len(size)
+            shape_d[d] = n
+            index = index + (yaten.arange(n, device=grad.device) * st).reshape(shape_d)
+        flat.index_put_((index.expand(size).reshape(-1),), grad.reshape(-1), True)
+    else:
+        flat.as_strided(size, stride, start).add_(grad)
     return flat.as_strided(shape, strides, offset)
+
+
+def _self_overlapping(size, stride) -> bool:
+    """Whether two elements of a (size, stride) view share an address."""
+    extent = 1
+    for st, n in sorted((st, n) for n, st in zip(size, stride) if n > 1):
+        if st < extent:  # a step that lands inside the addresses the smaller steps reach
+            return True
+        extent += (n - 1) * st
+    return False
 
 
 def split_backward(grads, dim):
@@ -535,3 +598,30 @@ def batch_norm_backward(grad, input, weight, running_mean, running_var, training
     if grad_input_mask[2]:
         grad_bias = grad.sum(dims)
     return grad_input, grad_weight, grad_bias
+
+
+def sinc_backward(grad, self):
+    """d sinc(x)/dx = (pi x cos(pi x) - sin(pi x)) / (pi x^2), and 0 at x = 0, as PyTorch's."""
+    pix = self * 3.141592653589793
+    slope = (pix * pix.cos() - pix.sin()) / (pix * self)
+    return (slope * grad).masked_fill(self == 0, 0.0)
+
+
+def copysign_backward(grad, self, result):
+    """PyTorch's copysign_tensor_self_backward: grad * result / self, and 0 where self is 0."""
+    ratio = result / self
+    return (grad * ratio).masked_fill(self == 0, 0.0)
+
+
+def mish_backward(grad, self):
+    """PyTorch's: grad * (tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh(softplus(x))^2))."""
+    t = yaten.nn.functional.softplus(self).tanh()
+    return grad * (t + self * self.sigmoid() * (1 - t * t))
+
+
+def logit_backward(grad, self, eps):
+    """grad / (x (1 - x)) inside the domain; outside it NaN (no eps) or 0 (clamped by eps), as PyTorch's."""
+    lo, hi = (0.0, 1.0) if eps is None else (eps, 1 - eps)
+    outside = (self < lo) | (self > hi)
+    slope = grad / (self * (1 - self))
+    return slope.masked_fill(outside, float("nan") if eps is None else 0.0)

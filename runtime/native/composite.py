@@ -130,6 +130,10 @@ def clamp(self, min=None, max=None):
     return out
 
 
+def clamp_(self, min=None, max=None):
+    return self.copy_(clamp(self, min, max))
+
+
 def round_decimals(self, decimals):
     # torch's formula: round half to even at 10**decimals, in the tensor's own dtype.
     if not self.is_floating_point():

@@ -80,3 +80,9 @@ def _index_add_checks(self, d, index, source):
     for i in index.reshape(-1).tolist():  # torch's index_add refuses negative indices
         if not 0 <= i < size:
             raise RuntimeError(f"index {i} is out of bounds for dimension {d} with size {size}")
+
+
+def where_nonzero(condition):
+    # torch.where(condition) is nonzero(as_tuple=True): one index tensor per dimension (a 0-d condition
+    # counts as 1-d).
+    return (condition.reshape(-1) if condition.ndim == 0 else condition).nonzero().unbind(1)

@@ -1,6 +1,7 @@
-"""The nn ops that are neither activations nor losses: dropout, bilinear, embedding, one_hot.
+"""The nn ops that are neither activations nor losses: dropout, feature dropout, bilinear, embedding,
+one_hot.
 
-``dropout``, ``bilinear`` and ``one_hot`` are CompositeImplicitAutograd (yaten calls only, as PyTorch's
+``dropout``, ``feature_dropout``, ``bilinear`` and ``one_hot`` are CompositeImplicitAutograd (yaten calls only, as PyTorch's
 CPU code); ``embedding`` is CompositeExplicitAutograd, its gradient ``embedding_backward`` in
 ``autograd/formulas.py`` (a scatter-add that skips ``padding_idx``).
 """
@@ -15,35 +16,46 @@ def _check_p(p):
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _noise(input, p):
-    """Bernoulli(1 - p) keep-mask over ``input``, scaled by 1 / (1 - p), from yaten's default generator."""
+def _noise(input, p, feature=False):
+    """Bernoulli(1 - p) keep-mask over ``input`` (over its (N, C) channels, broadcast over the rest, for
+    feature dropout), scaled by 1 / (1 - p), from yaten's default generator."""
     if not input.dtype.is_floating_point:
         # PyTorch draws the noise in input's dtype and scales it in place, which an integer refuses.
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type {D.LEGACY_NAME[input.dtype]}"
         )
-    keep = yaten.bernoulli(yaten.empty(input.shape, dtype=input.dtype, device=input.device), 1 - p)
+    shape = [*input.shape[:2], *[1] * (input.ndim - 2)] if feature else input.shape
+    keep = yaten.bernoulli(yaten.empty(shape, dtype=input.dtype, device=input.device), 1 - p)
     return keep.div_(1 - p)
 
 
-def dropout(input, p, train):
+def _dropout(input, p, train, feature, inplace):
     """PyTorch's CPU dropout: ``input`` itself when there is nothing to drop, else ``input * noise``
     (so the mask is what MulBackward0 saves), zeros for p = 1."""
     _check_p(p)
     if p == 0 or not train or input.numel() == 0:
         return input
-    if p == 1:
-        return input * yaten.zeros((), dtype=input.dtype, device=input.device)
-    return input * _noise(input, p)
+    if feature and input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise = yaten.zeros((), dtype=input.dtype, device=input.device) if p == 1 else _noise(input, p, feature)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def dropout(input, p, train):
+    return _dropout(input, p, train, False, False)
 
 
 def dropout_(self, p, train):
-    _check_p(p)
-    if p == 0 or not train or self.numel() == 0:
-        return self
-    if p == 1:
-        return self.mul_(yaten.zeros((), dtype=self.dtype, device=self.device))
-    return self.mul_(_noise(self, p))
+    return _dropout(self, p, train, False, True)
+
+
+def feature_dropout(input, p, train):
+    """Dropout of whole channels: one keep-or-drop per (sample, channel), as PyTorch's feature_dropout."""
+    return _dropout(input, p, train, True, False)
+
+
+def feature_dropout_(self, p, train):
+    return _dropout(self, p, train, True, True)
 
 
 def bilinear(input1, input2, weight, bias=None):

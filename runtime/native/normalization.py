@@ -6,7 +6,7 @@ group_norm is a layer norm of each group of channels followed by a per-channel a
 is a few yaten ops.
 """
 
-import numpy as np
+import ml_dtypes
 
 import yaten
 
@@ -54,9 +54,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     shape = normalized_shape_checks(input, normalized_shape, (("weight", weight),), "*")
     dims = list(range(input.ndim - len(shape), input.ndim))
-    if eps is None:
-        eps = float(np.finfo(input.dtype.np).eps)
-    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    # As torch's: half and bfloat16 are normalized in float32 (whose epsilon is the default eps); the
+    # weight multiplies the result in the input's dtype.
+    work = yaten.float32 if input.dtype in (yaten.float16, yaten.bfloat16) else input.dtype
+    eps = float(ml_dtypes.finfo(work.np).eps) if eps is None else eps
+    x = input.to(work)
+    out = (x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()).to(input.dtype)
     return out if weight is None else out * weight
 
 

@@ -7,6 +7,7 @@ storage and version counter on every device.
 import math
 
 from .._dims import wrap_dim, wrap_dims
+from .._dtype import LEGACY_NAME
 from .._layout import contiguous_strides
 from .._tensor import check_in_bounds, legacy_type_name, strided_view
 
@@ -75,6 +76,40 @@ def view(self, size):
             "two contiguous subspaces). Use .reshape(...) instead."
         )
     return strided_view(self, shape, strides, self._offset)
+
+
+def view_dtype(self, dtype):
+    # The same bytes read as another dtype: a dtype of another size rescales the last dimension.
+    old, new = self.dtype.itemsize, dtype.itemsize
+    shape, strides, offset = list(self.shape), list(self.stride()), self._offset
+    if old != new:
+        what = f"to view {LEGACY_NAME[self.dtype]} as {LEGACY_NAME[dtype]} (different element sizes)"
+        if self.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        if new > old:
+            ratio = new // old
+            if shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {shape[-1]}")
+            if offset % ratio:
+                raise RuntimeError(
+                    f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}"
+                )
+            for d in range(self.ndim - 1):
+                if strides[d] % ratio:
+                    raise RuntimeError(
+                        f"self.stride({d}) must be divisible by {ratio} {what}, but got {strides[d]}"
+                    )
+            shape[-1] //= ratio
+            strides = [s // ratio for s in strides[:-1]] + [1]
+            offset //= ratio
+        else:
+            ratio = old // new
+            shape[-1] *= ratio
+            strides = [s * ratio for s in strides[:-1]] + [1]
+            offset *= ratio
+    return strided_view(self, shape, strides, offset, dtype)
 
 
 def as_strided(self, size, stride, storage_offset=None):
@@ -233,8 +268,8 @@ def split(self, split_size, dim=0):
             f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
         )
     if size == 0:
-        return [slice(self, d, 0, 0)]
-    return [slice(self, d, s, s + split_size) for s in range(0, size, split_size)]
+        return (slice(self, d, 0, 0),)
+    return tuple(slice(self, d, s, s + split_size) for s in range(0, size, split_size))
 
 
 def split_with_sizes(self, split_sizes, dim=0):
@@ -253,14 +288,14 @@ def split_with_sizes(self, split_sizes, dim=0):
     for n in split_sizes:
         out.append(slice(self, d, start, start + n))
         start += n
-    return out
+    return tuple(out)
 
 
 def unbind(self, dim=0):
     if self.ndim == 0 and dim in (0, -1):
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = wrap_dim(dim, self.ndim)
-    return [select(self, d, i) for i in range(self.shape[d])]
+    return tuple(select(self, d, i) for i in range(self.shape[d]))
 
 
 def detach(self):
@@ -268,3 +303,34 @@ def detach(self):
     out = strided_view(self, self.shape, self.stride(), self._offset)
     out._base = None
     return out
+
+
+# In-place view ops: self takes the geometry (and, under autograd, the history) of the view the
+# functional op makes of it, as torch's t_/transpose_/squeeze_/unsqueeze_ change a tensor's own sizes.
+def _become(self, view):
+    from ..autograd.grad_mode import STATE
+    from ..autograd.record import check_inplace
+
+    if STATE.enabled:
+        check_inplace(self)
+    self._data, self._offset, self._strides = view._data, view._offset, view._strides
+    if view._grad_fn is not None:
+        self._grad_fn, self._output_nr = view._grad_fn, view._output_nr
+    self._vc[0] += 1
+    return self
+
+
+def t_(self):
+    return _become(self, self.t())
+
+
+def transpose_(self, dim0, dim1):
+    return _become(self, self.transpose(dim0, dim1))
+
+
+def squeeze_(self, dim=None):
+    return _become(self, self.squeeze() if dim is None else self.squeeze(dim))
+
+
+def unsqueeze_(self, dim):
+    return _become(self, self.unsqueeze(dim))

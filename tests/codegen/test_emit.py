@@ -155,6 +155,26 @@ def test_formulas_are_emitted_verbatim_with_their_line(files):
     ) in sum1
 
 
+def test_a_tensor_list_input_wants_a_gradient_if_any_of_its_tensors_does(tmp_path):
+    # needs has one entry per tensor: a Tensor[] input spans node._list_len of them, and shifts the rest
+    spec = """\
+- func: addcat(Tensor[] tensors, Tensor other) -> Tensor
+  dispatch:
+    CompositeExplicitAutograd: log_softmax
+"""
+    derivs = """\
+- name: addcat(Tensor[] tensors, Tensor other) -> Tensor
+  tensors: sum_backward(grad, tensors, 0, False)
+  other: grad
+"""
+    node = block(
+        emit.render(load(make_root(tmp_path, nf=spec, d=derivs)))["autograd_nodes.py"],
+        "class AddcatBackward0",
+    )
+    assert "if True in needs[0:0 + node._list_len] else None" in node
+    assert "grad_other = grad if needs[1 + node._list_len - 1] else None" in node
+
+
 def test_saved_tensor_when_a_formula_reads_it(files):
     mul = block(files["autograd_nodes.py"], "class MulBackward0")
     assert '__slots__ = ("_saved_self_", "_saved_other_")' in mul
@@ -383,6 +403,24 @@ def test_a_method_puts_its_receiver_where_self_is(tmp_path):
         "_Overload(\"where\", (('condition', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "
         '"where_self", None, self_at=1),\n' in text
     )
+
+
+def test_a_python_module_op_is_bound_in_its_module_not_the_namespace(tmp_path):
+    spec = (
+        NF
+        + """\
+- func: fft_square(Tensor self) -> Tensor
+  python_module: fft
+  dispatch:
+    CompositeImplicitAutograd: square
+"""
+    )
+    files = emit.render(load(make_root(tmp_path, nf=spec, d=D)))
+    functions = files["functions.py"]
+    assert "def fft_square(*args, **kwargs):" in functions
+    assert '"fft_square"' not in re.search(r"^__all__ = .*$", functions, re.M).group(0)
+    assert "\nMODULES = {'fft': {'square': 'fft_square'}}\n" in functions
+    assert "def fft_square(" not in files["functions.pyi"]
 
 
 def test_cpu_scalar_arguments_go_last_in_the_device_check(tmp_path):

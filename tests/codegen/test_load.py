@@ -217,8 +217,19 @@ NATIVE_ERRORS = [
     pytest.param(
         EXP + "  tag: [pointwise]\n",
         f"{NF}:1: exp: unknown key 'tag'; the keys an entry may have are: "
-        "func, variants, dispatch, pointwise, promotion, promote, dtypes, scalar_of, cpu_scalars, tags, doc",
+        "func, variants, dispatch, pointwise, promotion, promote, dtypes, scalar_of, cpu_scalars, aliases, "
+        "python_module, tags, doc",
         id="unknown-key",
+    ),
+    pytest.param(
+        EXP + "  python_module: fft\n",
+        f"{NF}:1: exp: python_module: fft binds functions named 'fft_<name>' (variants: function), as PyTorch's",
+        id="python-module-name",
+    ),
+    pytest.param(
+        EXP + "  python_module: fft.x\n",
+        f"{NF}:1: exp: python_module: 'fft.x' is not a module name; write e.g. 'fft'",
+        id="python-module-not-a-name",
     ),
     pytest.param(
         EXP + "  cpu_scalars: [self]\n",
@@ -691,4 +702,56 @@ def test_a_kernel_defined_in_two_modules_is_an_error(tmp_path):
     assert message.endswith(
         "kernel 'sum_all' for CPU is defined in runtime/kernels/cpu/more.py and runtime/kernels/cpu/reduce.py; "
         "rename one of them (or make it private)"
+    )
+
+
+def test_formula_helpers_include_star_imported_sibling_modules(tmp_path):
+    formulas = """
+        from .linalg_formulas import *
+
+        def sum_backward(grad, shape, dim, keepdim):
+            return grad
+        """
+    sibling = """
+        def solve_backward(grad, A):
+            return grad
+
+        def _hidden(grad):
+            return grad
+        """
+    root = make_root(
+        tmp_path,
+        runtime={"runtime/autograd/formulas.py": formulas, "runtime/autograd/linalg_formulas.py": sibling},
+    )
+    assert load(root).helpers == ("solve_backward", "sum_backward")
+
+
+# --- aliases -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "aliases, message",
+    [
+        ("[multiply]", None),
+        ("[1x]", f"{NF}:6: mul.Tensor: aliases: '1x' is not a Python name; list names such as 'absolute'"),
+        ("[exp]", f"{NF}:6: mul.Tensor: alias 'exp' is the name of an op; remove the alias or the op"),
+    ],
+    ids=["ok", "not-a-name", "an-op"],
+)
+def test_aliases(tmp_path, aliases, message):
+    nf = GOOD_NF.replace("  pointwise: self * other\n", f"  pointwise: self * other\n  aliases: {aliases}\n")
+    if message is None:
+        spec = load(make_root(tmp_path, nf=nf))
+        assert next(f for f in spec.functions if f.name == "mul.Tensor").aliases == ("multiply",)
+        functions = emit.render(spec)["functions.py"]
+        assert '_Overload("multiply", ' in functions and "def multiply(*args, **kwargs):" in functions
+    else:
+        assert spec_error(tmp_path, nf=nf) == message
+
+
+def test_an_alias_of_two_ops_is_an_error(tmp_path):
+    nf = GOOD_NF.replace("  pointwise: exp(self)\n", "  pointwise: exp(self)\n  aliases: [twin]\n").replace(
+        "  pointwise: self * other\n", "  pointwise: self * other\n  aliases: [twin]\n"
+    )
+    assert (
+        spec_error(tmp_path, nf=nf)
+        == f"{NF}:7: mul.Tensor: alias 'twin' is already an alias of 'exp'; keep one"
     )

@@ -371,14 +371,20 @@ UNARY = {
     "sigmoid": torch.sigmoid, "erf": torch.erf, "floor": torch.floor, "ceil": torch.ceil, "round": torch.round,
     "trunc": torch.trunc, "sign": torch.sign, "abs": torch.abs, "isnan": torch.isnan, "isinf": torch.isinf,
     "isfinite": torch.isfinite, "gelu_erf": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
-    "silu": F.silu, "relu": torch.relu,
+    "silu": F.silu, "relu": torch.relu, "asin": torch.asin, "acos": torch.acos, "sinh": torch.sinh,
+    "cosh": torch.cosh, "asinh": torch.asinh, "acosh": torch.acosh, "atanh": torch.atanh, "erfc": torch.erfc,
+    "lgamma": torch.lgamma, "digamma": torch.digamma, "trigamma": lambda x: torch.polygamma(1, x),
+    "sinc": torch.sinc, "frac": torch.frac, "signbit": torch.signbit, "erfinv": torch.erfinv,
 }  # fmt: skip
 BINARY = {
     "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum, "pow": torch.pow,
     "fmod_py": torch.remainder, "fmod": torch.fmod, "floordiv": torch.floor_divide, "truediv": torch.div,
-    "logical_xor": torch.logical_xor,
+    "logical_xor": torch.logical_xor, "hypot": torch.hypot, "copysign": torch.copysign,
+    "logaddexp": torch.logaddexp, "logaddexp2": torch.logaddexp2, "xlogy": torch.xlogy,
+    "zeta": torch.special.zeta,
 }  # fmt: skip
-BOOL_RESULT = {"isnan", "isinf", "isfinite", "logical_xor"}
+SHIFTS = {"lshift": torch.bitwise_left_shift, "rshift": torch.bitwise_right_shift}
+BOOL_RESULT = {"isnan", "isinf", "isfinite", "logical_xor", "signbit"}
 INT_UNARY = ["floor", "ceil", "round", "trunc", "sign", "abs", "relu", "isnan", "isinf", "isfinite"]
 INT_BINARY = ["maximum", "minimum", "fmod_py", "fmod", "floordiv", "logical_xor"]
 A = [inf, -inf, -7.0, 7.0, -0.0, 0.0, 5.0, nan, 1.0, 2.0, -8.0, 0.0, 3.5, -3.5, 6.0, 1.0, -1.0]
@@ -423,7 +429,7 @@ def _check(got, ref):
 
 
 def test_scalar_library_is_complete(K):
-    names = set(UNARY) | set(BINARY) | {"where"}
+    names = set(UNARY) | set(BINARY) | set(SHIFTS) | {"where", "polygamma"}
     assert set(K.scalar.__all__) == names
     cpu = (REPO / "runtime" / "kernels" / "cpu" / "scalar.py").read_text()
     cpu_names = {
@@ -460,6 +466,23 @@ def test_scalar_unary_integers(K, name, dt):
 def test_scalar_binary_integers(K, name, dt):
     a, b = np.array(IA, dt.np), np.array(IB, dt.np)
     _check(_apply(K, name, [a, b], dt), BINARY[name](torch.from_numpy(a), torch.from_numpy(b)))
+
+
+@pytest.mark.parametrize("dt", [I64, I8], ids=["int64", "int8"])
+@pytest.mark.parametrize("name", sorted(SHIFTS))
+def test_scalar_shifts(K, name, dt):
+    a, b = np.array(IA, dt.np), np.array([1, 0, 70, 3, 2, -1, 64, 63, 7], dt.np)
+    _check(_apply(K, name, [a, b], dt), SHIFTS[name](torch.from_numpy(a), torch.from_numpy(b)))
+
+
+@pytest.mark.parametrize("dt", [F32, F64], ids=["float32", "float64"])
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_scalar_polygamma(K, n, dt):
+    x = np.array(VALUES, dt.np)
+    orders = np.full(x.shape, n, np.int64)
+    run = K.pointwise.launcher(_kernel_of(K.scalar.polygamma, 2))
+    got = host(K, run([dev(K, orders, np.int64), dev(K, x, dt.np)], (0, 1), dt, dt, None))
+    _check(got, torch.polygamma(n, torch.from_numpy(x)))
 
 
 def test_scalar_integer_pow(K):
@@ -688,3 +711,28 @@ for out in (dts[0], dts[2], dts[5], dts[6], dts[7], dts[8]):
 
 def test_kernels_compile_for_a_gpu():
     compiles_for_a_gpu(GPU_KERNELS)
+
+
+# Every scalar function (the special functions of kernels/special_math.py too, which reach the device
+# through register_jitable) compiles into a kernel for a real GPU, in both float widths.
+GPU_SCALARS = """
+from yaten.kernels.cuda import scalar as S
+for name in S.__all__:
+    fn = getattr(S, name)
+    for t in (nt.float32, nt.float64):
+        if name in ("where",):
+            sig = (nt.boolean, t, t)
+        elif name == "polygamma":
+            sig = (nt.int64, t)
+        elif name in ("lshift", "rshift"):
+            t = nt.int64 if t is nt.float64 else nt.int32
+            sig = (t, t)
+        else:
+            sig = (t,) * (2 if name in BINARY else 1)
+        cuda.compile_ptx(fn.py_func, sig, device=True, cc=(9, 0))
+"""
+
+
+def test_scalar_library_compiles_for_a_gpu():
+    binary = sorted(set(BINARY) | {"zeta"})
+    compiles_for_a_gpu(f"BINARY = {binary!r}\n" + GPU_SCALARS)

@@ -42,6 +42,19 @@ CALLS = {
     "softplus beta threshold": lambda m, x: m.nn.functional.softplus(x, beta=2, threshold=1.0),
     "hardtanh": lambda m, x: m.nn.functional.hardtanh(x),
     "hardtanh bounds": lambda m, x: m.nn.functional.hardtanh(x, -0.5, 2.5),
+    "logsigmoid": lambda m, x: m.nn.functional.logsigmoid(x),
+    "hardswish": lambda m, x: m.nn.functional.hardswish(x),
+    "hardsigmoid": lambda m, x: m.nn.functional.hardsigmoid(x),
+    "relu6": lambda m, x: m.nn.functional.relu6(x),
+    "mish": lambda m, x: m.nn.functional.mish(x),
+    "softsign": lambda m, x: m.nn.functional.softsign(x),
+    "celu": lambda m, x: m.nn.functional.celu(x),
+    "celu 0.5": lambda m, x: m.nn.functional.celu(x, 0.5),
+    "selu": lambda m, x: m.nn.functional.selu(x),
+    "threshold": lambda m, x: m.nn.functional.threshold(x, 0.5, -2.0),
+    "hardshrink": lambda m, x: m.nn.functional.hardshrink(x, 0.6),
+    "softshrink": lambda m, x: m.nn.functional.softshrink(x),
+    "tanhshrink": lambda m, x: m.nn.functional.tanhshrink(x),
 }
 
 
@@ -82,6 +95,16 @@ def test_double_backward_through_mask_activations_gives_zeros_like_torch():
         ("silu", lambda m, x: m.nn.functional.silu(x, inplace=True)),
         ("hardtanh", lambda m, x: m.nn.functional.hardtanh(x, inplace=True)),
         ("hardtanh_", lambda m, x: m.nn.functional.hardtanh_(x, -0.5, 0.5)),
+        ("hardswish", lambda m, x: m.nn.functional.hardswish(x, inplace=True)),
+        ("hardsigmoid", lambda m, x: m.nn.functional.hardsigmoid(x, inplace=True)),
+        ("relu6", lambda m, x: m.nn.functional.relu6(x, inplace=True)),
+        ("mish", lambda m, x: m.nn.functional.mish(x, inplace=True)),
+        ("celu", lambda m, x: m.nn.functional.celu(x, 0.5, inplace=True)),
+        ("celu_", lambda m, x: m.nn.functional.celu_(x)),
+        ("selu", lambda m, x: m.nn.functional.selu(x, inplace=True)),
+        ("selu_", lambda m, x: m.nn.functional.selu_(x)),
+        ("threshold", lambda m, x: m.nn.functional.threshold(x, 0.1, 5.0, inplace=True)),
+        ("threshold_", lambda m, x: m.nn.functional.threshold_(x, 0.1, 5.0)),
     ],
 )
 def test_inplace_forms(name, call):
@@ -111,7 +134,19 @@ def test_integer_inputs():
     assert same(lambda m: m.nn.functional.hardtanh(m.tensor([3, -2, 0]), -1.5, 1.5))[3] == [1, -1, 0]
     same(lambda m: m.nn.functional.hardtanh(m.tensor([3, -2, 0])))
     same(lambda m: m.nn.functional.relu(m.tensor([3, -2, 0])))
-    for fn in ("leaky_relu", "elu", "softplus"):
+    for fn in (
+        "leaky_relu",
+        "elu",
+        "softplus",
+        "hardswish",
+        "hardsigmoid",
+        "mish",
+        "celu",
+        "selu",
+        "logsigmoid",
+        "hardshrink",
+        "softshrink",
+    ):
         # Same type; the message names yaten's op ("leaky_relu") where torch names its kernel ("leaky_relu_cpu").
         for m in (torch, yaten):
             with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
@@ -124,6 +159,7 @@ ERRORS = [
     lambda m: m.nn.functional.softmax(m.zeros(3), 1),
     lambda m: m.nn.Hardtanh(1.0, 1.0),
     lambda m: m.nn.functional.gelu(m.zeros(2), approximate="bogus"),
+    lambda m: m.nn.functional.softshrink(m.zeros(2), -1.0),
 ]
 
 
@@ -185,3 +221,32 @@ def test_modules_match_torch(cls, kwargs):
     assert list(ym.state_dict()) == list(tm.state_dict()) == []
     a = np.random.default_rng(1).standard_normal((3, 4))
     _compare(lambda m, x: (ym if m is yaten else tm)(x * 1.0), a)
+
+
+LAYERS = [
+    ("ReLU6", (), {}), ("ReLU6", (), {"inplace": True}), ("Hardswish", (), {"inplace": True}),
+    ("Hardsigmoid", (), {}), ("Mish", (), {"inplace": True}), ("Softsign", (), {}), ("LogSigmoid", (), {}),
+    ("CELU", (0.5,), {"inplace": True}), ("CELU", (), {}), ("SELU", (), {"inplace": True}),
+    ("Threshold", (0.1, 20.0), {}), ("Threshold", (0.1, 20), {"inplace": True}), ("Hardshrink", (0.3,), {}),
+    ("Softshrink", (), {}), ("Tanhshrink", (), {}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, args, kwargs", LAYERS, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(LAYERS)])
+def test_pointwise_activation_layers_match_torch(name, args, kwargs):
+    a = np.array([-3.5, -1.0, -0.0, 0.05, 0.5, 2.0, 4.0])
+    outs = []
+    for m in (torch, yaten):
+        layer = getattr(m.nn, name)(*args, **kwargs)
+        leaf = m.tensor(a, requires_grad=True)
+        y = layer(leaf * 1.0)
+        y.sum().backward()
+        outs.append((repr(layer), y, leaf.grad, type(y.grad_fn).__name__))
+    (t_repr, t_y, t_g, t_node), (y_repr, y_y, y_g, y_node) = outs
+    assert y_repr == t_repr
+    _close(y_y, t_y)
+    _close(y_g, t_g)
+    # torch's selu records EluBackward0 (it calls elu with a scale), yaten's SeluBackward0; torch's in-place
+    # forms have nodes of their own (CeluBackward1), yaten's record the functional's
+    if name != "SELU" and not kwargs.get("inplace"):
+        assert y_node == t_node

@@ -31,11 +31,13 @@ def _rng(seed=0):
 
 # Inputs must stay inside an op's domain (log of positives, no division by zero, ...).
 POSITIVE = {"log", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "pow.Tensor_Tensor", "pow.Tensor_Scalar",
-            "pow.Scalar", "addcdiv"}  # fmt: skip
+            "pow.Scalar", "addcdiv", "lgamma", "digamma", "polygamma"}  # fmt: skip
 NONZERO_OTHER = {"div.Tensor", "div.Scalar", "remainder.Tensor", "remainder.Scalar", "floor_divide",
-                 "floor_divide.Scalar", "fmod.Tensor", "fmod.Scalar", "atan2"}  # fmt: skip
+                 "floor_divide.Scalar", "fmod.Tensor", "fmod.Scalar", "atan2", "xlogy.Tensor",
+                 "xlogy.Scalar_Self"}  # fmt: skip
 SCALARS = {"exponent": 2.0, "alpha": 2, "other": 1.5, "weight": 0.25, "min": -0.5, "max": 0.5, "self": 2.0}
-UNIT_RANGE = {"log1p", "atan2"}
+UNIT_RANGE = {"log1p", "atan2", "asin", "acos", "atanh", "erfinv"}
+ABOVE_ONE = {"acosh"}
 
 
 def _array(rng, shape, dtype, name, op):
@@ -55,6 +57,8 @@ def _values(rng, shape, dtype, name, op):
         return (rng.random(shape) + 0.5).astype(dtype)
     if op in UNIT_RANGE:
         return (rng.random(shape) * 0.8 + 0.1).astype(dtype)
+    if op in ABOVE_ONE:
+        return (rng.random(shape) + 1.5).astype(dtype)
     return rng.standard_normal(shape).astype(dtype)
 
 
@@ -106,6 +110,224 @@ def _idx(*values):
 # Explicit samples for the ops that are not pointwise: overload name -> list of Samples (float64 data;
 # the dtype tests convert the floating arrays).
 EXPLICIT = {
+    # --- shape and indexing: einsum, products, joining/splitting, rearranging, scattering ---
+    "einsum": [
+        Sample(("ij,jk->ik", [_f(2, 3), _f(3, 4, seed=1)]), label="matmul"),
+        Sample(("bij,bjk", [_f(2, 3, 4), _f(2, 4, 2, seed=1)]), label="implicit output"),
+        Sample(("ii->i", [_f(3, 3)]), label="diagonal"),
+        Sample(("ii", [_f(3, 3)]), label="trace"),
+        Sample(("...ij,...j->...i", [_f(2, 3, 4), _f(4, seed=1)]), label="ellipsis, broadcast"),
+        Sample(("i,j->ij", [_f(3), _f(2, seed=1)]), label="outer"),
+        Sample(("bhqd,bhkd->bhqk", [_f(2, 2, 3, 4), _f(2, 2, 5, 4, seed=1)]), label="attention scores"),
+        Sample(("ij,jk,kl->il", [_f(2, 3), _f(3, 4, seed=1), _f(4, 2, seed=2)]), label="three operands"),
+        Sample(("i j , j ->i", [_f(2, 3), _f(3, seed=1)]), label="spaces"),
+        Sample(("ij->", [_f(2, 3)]), label="sum all"),
+        Sample(("ij->ji", [_f(4, 3).T]), label="non-contiguous transpose"),
+        Sample(("ab,cd->", [_f(2, 3), _f(2, 2, seed=1)]), label="no shared label"),
+        Sample(("i,i->i", [np.zeros(0), np.zeros(0)]), label="empty"),
+    ],
+    "tensordot": [
+        Sample((_f(2, 3, 4), _f(3, 4, 5, seed=1)), {"dims": ([1, 2], [0, 1])}),
+        Sample((_f(2, 3), _f(2, 3, seed=1)), {"dims": ([1, 0], [1, 0])}, label="reordered pairs"),
+        Sample((_f(2, 3), _f(4, seed=1)), {"dims": 0}, label="outer"),
+        Sample((_f(2, 3, 4), _f(3, 4, 5, seed=1)), label="default dims=2"),
+    ],
+    "inner": [
+        Sample((_f(2, 3), _f(4, 3, seed=1))),
+        Sample((_f(3), _f(3, seed=1)), label="vectors"),
+        Sample((_f(), _f(2, 3, seed=1)), label="0-d"),
+    ],
+    "vdot": [Sample((_f(3), _f(3, seed=1)))],
+    "kron": [
+        Sample((_f(2, 3), _f(2, 2, seed=1))),
+        Sample((_f(2), _f(2, 3, seed=1)), label="different ranks"),
+    ],
+    "addmv": [
+        Sample((_f(2), _f(2, 3, seed=1), _f(3, seed=2))),
+        Sample(
+            (_f(1), _f(2, 3, seed=1), _f(3, seed=2)), {"beta": 0.5, "alpha": 2.0}, label="broadcast, scaled"
+        ),
+    ],
+    "addr": [
+        Sample((_f(2, 3), _f(2, seed=1), _f(3, seed=2))),
+        Sample(
+            (_f(3), _f(2, seed=1), _f(3, seed=2)), {"beta": 2.0, "alpha": -1.0}, label="broadcast, scaled"
+        ),
+    ],
+    "baddbmm": [
+        Sample((_f(2, 3, 2), _f(2, 3, 4, seed=1), _f(2, 4, 2, seed=2))),
+        Sample(
+            (_f(3, 2), _f(2, 3, 4, seed=1), _f(2, 4, 2, seed=2)), {"beta": 0.5, "alpha": 3.0}, label="scaled"
+        ),
+    ],
+    "addbmm": [
+        Sample((_f(3, 2), _f(2, 3, 4, seed=1), _f(2, 4, 2, seed=2))),
+        Sample((_f(2), _f(2, 3, 4, seed=1), _f(2, 4, 2, seed=2)), {"alpha": 0.5}, label="broadcast, scaled"),
+    ],
+    "chain_matmul": [
+        Sample((_f(2, 3), _f(3, 4, seed=1), _f(4, 2, seed=2))),
+        Sample((_f(2, 3),), label="one matrix"),
+    ],
+    "cross": [
+        Sample((_f(4, 3), _f(4, 3, seed=1)), {"dim": 1}),
+        Sample((_f(3, 2), _f(3, 1, seed=1)), {"dim": 0}, label="broadcast"),
+    ],
+    "cdist": [
+        Sample((_f(3, 2), _f(4, 2, seed=1))),
+        Sample((_f(2, 3, 2), _f(2, 4, 2, seed=1), 1.0), label="batched, p=1"),
+        Sample((_f(3, 2), _f(4, 2, seed=1), 3.0), label="p=3"),
+        Sample((_f(3, 2), _f(4, 2, seed=1), float("inf")), label="p=inf"),
+        Sample((_f(30, 3), _f(4, 3, seed=1)), label="by matrix product: over 25 rows"),
+        Sample((_f(2, 3), _f(4, 3, seed=1), 2.0, "use_mm_for_euclid_dist"), label="by matrix product"),
+        Sample(
+            (_f(30, 3), _f(4, 3, seed=1), 2.0, "donot_use_mm_for_euclid_dist"), label="not by matrix product"
+        ),
+    ],
+    "trace": [Sample((_f(3, 4),)), Sample((_f(4, 3).T,), label="non-contiguous")],
+    "diagonal": [
+        Sample((_f(3, 4),)),
+        Sample((_f(3, 4), 1), label="offset"),
+        Sample((_f(3, 4), -2), label="negative offset"),
+        Sample((_f(2, 3, 4), 0, 2, 0), label="dims"),
+        Sample((_f(3, 4), 5), label="offset past the end"),
+    ],
+    "diag_embed": [
+        Sample((_f(2, 3),)),
+        Sample((_f(2, 3), 1, 0, 2), label="offset, dims"),
+    ],
+    "diag": [
+        Sample((_f(3),)),
+        Sample((_f(3), -1), label="1-d, offset"),
+        Sample((_f(3, 4), 1), label="2-d, offset"),
+    ],
+    "unfold": [
+        Sample((_f(7), 0, 3, 2), method=True),
+        Sample((_f(2, 6), 1, 2, 2), method=True, label="2-d"),
+        Sample((_f(6, 4).T, 1, 3, 1), method=True, label="non-contiguous"),
+        Sample((_f(), 0, 1, 1), method=True, label="0-d"),
+    ],
+    "tile": [
+        Sample((_f(2, 3), (2, 1))),
+        Sample((_f(2, 3), (2,)), label="fewer dims"),
+        Sample((_f(3), (2, 2))),
+    ],
+    "repeat_interleave.Tensor": [Sample((_idx(1, 0, 3),), grad=False)],
+    "repeat_interleave.self_Tensor": [
+        Sample((_f(3, 2), _idx(1, 0, 2), 0)),
+        Sample((_f(3, 2), _idx(2)), label="flattened, one repeat"),
+        Sample((_f(3, 2), _idx(1, 3), 1), {"output_size": 4}, label="output_size"),
+    ],
+    "repeat_interleave.self_int": [Sample((_f(3, 2), 2)), Sample((_f(3, 2), 3, -1), label="dim")],
+    "rot90": [
+        Sample((_f(2, 3),)),
+        Sample((_f(2, 3), 2), label="k=2"),
+        Sample((_f(2, 3, 4), -1, [2, 0]), label="k=-1, dims"),
+        Sample((_f(2, 3), 4), label="k=4"),
+    ],
+    "fliplr": [Sample((_f(2, 3),))],
+    "flipud": [Sample((_f(2, 3),))],
+    "ravel": [Sample((_f(2, 3),)), Sample((_f(3, 2).T,), label="non-contiguous")],
+    "take": [Sample((_f(3, 4), _idx(0, 5, -1, 11).reshape(2, 2)))],
+    "take_along_dim": [
+        Sample((_f(3, 4), _idx(0, 2, 1).reshape(3, 1), 1)),
+        Sample((_f(3, 4), _idx(0, 5, 11))),
+        Sample((_f(3, 4), _idx(2, 0).reshape(2, 1), 0), label="broadcast"),
+    ],
+    "atleast_1d": [Sample((_f(),)), Sample((_f(2, 3),), label="2-d")],
+    "atleast_2d": [Sample((_f(),)), Sample((_f(3),), label="1-d")],
+    "atleast_3d": [Sample((_f(),)), Sample((_f(3),), label="1-d"), Sample((_f(2, 3),), label="2-d")],
+    "atleast_1d.Sequence": [Sample(([_f(), _f(2)],))],
+    "atleast_2d.Sequence": [Sample(([_f(), _f(2)],))],
+    "atleast_3d.Sequence": [Sample(([_f(), _f(2), _f(2, 3)],))],
+    "hstack": [Sample(([_f(2), _f(3)],), label="1-d"), Sample(([_f(2, 1), _f(2, 3)],), label="2-d")],
+    "vstack": [Sample(([_f(3), _f(3)],), label="1-d"), Sample(([_f(2, 3), _f(1, 3)],), label="2-d")],
+    "dstack": [Sample(([_f(3), _f(3)],), label="1-d"), Sample(([_f(2, 3), _f(2, 3, 2)],), label="2-d, 3-d")],
+    "column_stack": [Sample(([_f(3), _f(3, 2), _f(3)],))],
+    "tensor_split.sections": [Sample((_f(7, 2), 3)), Sample((_f(2, 5), 2, 1), label="dim")],
+    "tensor_split.indices": [
+        Sample((_f(7, 2), [1, 5])),
+        Sample((_f(7), [4, 2, -1, 9]), label="out of order"),
+    ],
+    "tensor_split.tensor_indices_or_sections": [
+        Sample((_f(7), _idx(1, 5)), label="indices"),
+        Sample((_f(7), _idx(3).reshape(())), label="sections"),
+    ],
+    "hsplit.int": [Sample((_f(2, 4), 2)), Sample((_f(6), 3), label="1-d")],
+    "hsplit.array": [Sample((_f(2, 4), [1, 3]))],
+    "vsplit.int": [Sample((_f(4, 2), 2))],
+    "vsplit.array": [Sample((_f(4, 2), [3]))],
+    "dsplit.int": [Sample((_f(2, 2, 4), 2))],
+    "dsplit.array": [Sample((_f(2, 2, 4), [1]))],
+    "meshgrid.indexing": [
+        Sample(([_f(3), _f(2, seed=1)],), {"indexing": "ij"}),
+        Sample(([_f(3), _f(2, seed=1), _f(4, seed=2)],), {"indexing": "xy"}, label="xy"),
+        Sample(([_f(), _f(2, seed=1)],), {"indexing": "xy"}, label="0-d"),
+    ],
+    "meshgrid": [Sample(([_f(3), _f(2, seed=1)],), label="no indexing: warns")],
+    "broadcast_to": [Sample((_f(3, 1), (2, 3, 4))), Sample((_f(3), (2, -1)), label="-1")],
+    "broadcast_tensors": [Sample((_f(3, 1), _f(4, seed=1), _f()))],
+    "block_diag": [Sample((_f(2, 3), _f(), _f(2, seed=1))), Sample((_f(1, 2), _idx(1, 2)), label="mixed")],
+    "cartesian_prod": [Sample((_f(3), _f(2, seed=1))), Sample((_f(3),), label="one tensor")],
+    "combinations": [
+        Sample((_f(4),)),
+        Sample((_f(4), 3), label="r=3"),
+        Sample((_f(3), 2, True), label="with replacement"),
+        Sample((_f(2), 3), label="r too large"),
+    ],
+    "index_fill.int_Scalar": [Sample((_f(3, 4), 1, _idx(0, 2), -1.5)), Sample((_f(3, 4), 0, _idx(1), 2.0))],
+    "index_fill.int_Tensor": [Sample((_f(3, 4), 1, _idx(0, 2), np.array(-1.5)))],
+    "index_copy": [
+        Sample((_f(4, 3), 0, _idx(3, 0), _f(2, 3, seed=1))),
+        Sample((_f(4, 3), 1, _idx(2), _f(4, 1, seed=1)), label="dim 1"),
+    ],
+    "masked_scatter": [
+        Sample((_f(2, 3), np.array([[True, False, True], [False, False, True]]), _f(2, 3, seed=1))),
+        Sample((_f(2, 3), np.array([True, False, True]), _f(7, seed=1)), label="broadcast mask"),
+    ],
+    "select_scatter": [Sample((_f(3, 4), _f(4, seed=1), 0, 1)), Sample((_f(3, 4), _f(3, seed=1), 1, -1))],
+    "slice_scatter": [
+        Sample((_f(5, 3), _f(2, 3, seed=1), 0, 1, 5, 2)),
+        Sample((_f(3, 4), _f(3, 2, seed=1)), {"dim": 1, "start": 2}, label="keywords"),
+    ],
+    "diagonal_scatter": [
+        Sample((_f(3, 4), _f(3, seed=1))),
+        Sample((_f(3, 4), _f(2, seed=1), -1), label="offset"),
+    ],
+    "put": [
+        Sample((_f(3, 4), _idx(0, 5, 11), _f(3, seed=1))),
+        Sample((_f(3, 4), _idx(1, 1), _f(2, seed=1), True), label="accumulate"),
+    ],
+    "scatter_reduce.two": [
+        Sample((_f(3, 4), 0, _idx(0, 1, 2, 0, 2, 2, 0, 1).reshape(2, 4), _f(2, 4, seed=1), reduce))
+        for reduce in ("sum", "prod", "mean", "amax", "amin")
+    ]
+    + [
+        Sample(
+            (_f(3, 4), 1, _idx(3, 3, 0, 1, 0, 0).reshape(3, 2), _f(3, 2, seed=1), reduce),
+            {"include_self": False},
+            label=f"{reduce}, not self, dim 1",
+        )
+        for reduce in ("sum", "prod", "mean", "amax", "amin")
+    ]
+    + [
+        Sample(
+            (_f(3, 4), 0, _idx(0, 2, 1, 0).reshape(1, 4), _f(2, 4), "sum"),
+            grad=False,
+            label="index smaller than src",
+        ),
+        Sample((_idx(1, 2, 3), 0, _idx(0, 0), _idx(4, 5), "mean"), grad=False, label="integer mean"),
+    ],
+    "clamp.Tensor": [
+        Sample((_f(3, 4), _f(3, 4, seed=1) - 1, _f(4, seed=2) + 1.5)),
+        Sample((_f(3, 4), None, _f(3, 1, seed=2)), label="max only"),
+    ],
+    "where": [Sample((_f(3, 4) > 0,)), Sample((np.array(True),), label="0-d")],
+    "view.dtype": [
+        Sample((_f(2, 4), "int64"), method=True, label="to int64"),
+        Sample((_f(2, 4), "float32"), method=True, label="to float32"),
+        Sample((_f(3, 4)[:, 2:], "float64"), method=True, label="offset view"),
+        Sample((_f(), "float64"), method=True, label="0-d, same size"),
+    ],
     "sum": [
         Sample((_f(3, 4),)),
         Sample((_f(3, 4).T,), label="non-contiguous"),
@@ -204,6 +426,156 @@ EXPLICIT = {
     ],
     "norm.str": [Sample((_f(3, 4),), {"dim": 1}, method=True), Sample((_f(3, 4), "fro", None, True))],
     "cumsum": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), 0))],
+    "cumprod": [
+        Sample((_f(3, 4), 1)),
+        Sample((np.array([[2.0, 0.0, 3.0, 0.0], [1.5, -2.0, 0.0, 4.0]]), 1), label="zeros"),
+        Sample((_f(3, 4), 0), {"dtype": "float64"}),
+        Sample((_idx(1, 2, 3), 0), label="integer"),
+    ],
+    "cummax": [
+        Sample((_f(3, 4), 1)),
+        Sample((_f(3, 4).T, 0), label="non-contiguous"),
+        Sample((_idx(2, 1, 3), 0)),
+    ],
+    "cummin": [Sample((_f(3, 4), 1)), Sample((_f(), 0), label="0-dim"), Sample((_idx(2, 1, 3), 0))],
+    "logcumsumexp": [
+        Sample((_f(3, 4), 1)),
+        Sample((np.array([-1000.0, 0.0, 1000.0]), 0), label="wide range"),
+    ],
+    "count_nonzero.dim_IntList": [
+        Sample((np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]]), [0]), grad=False),
+        Sample((_idx(0, 1, 2), [0])),
+    ],
+    "count_nonzero": [
+        Sample((np.array([[1.0, 0.0], [2.0, 3.0]]),), grad=False),
+        Sample((np.array([[1.0, 0.0], [2.0, 3.0]]), 1), grad=False),
+    ],
+    "nansum": [
+        Sample((np.array([[1.0, np.nan, 2.0], [3.0, 4.0, np.nan]]),)),
+        Sample((np.array([[1.0, np.nan, 2.0], [3.0, 4.0, np.nan]]), [1], True)),
+        Sample((_idx(1, 2, 3),), label="integer"),
+    ],
+    "nanmean": [
+        Sample((np.array([[1.0, np.nan, 2.0], [3.0, 4.0, np.nan]]),)),
+        Sample((np.array([[1.0, np.nan, 2.0], [3.0, 4.0, np.nan]]), [0])),
+    ],
+    "std_mean": [Sample((_f(3, 4),)), Sample((_f(3, 4), False))],
+    "std_mean.dim": [Sample((_f(3, 4), [1])), Sample((_f(3, 4), [0], False, True))],
+    "std_mean.correction": [Sample((_f(3, 4), [1]), {"correction": 0}), Sample((_f(3, 4),))],
+    "var_mean": [Sample((_f(3, 4),)), Sample((_f(3, 4), False))],
+    "var_mean.dim": [Sample((_f(3, 4), [1])), Sample((_f(3, 4), [0], False, True))],
+    "var_mean.correction": [Sample((_f(3, 4), [1]), {"correction": 2, "keepdim": True}), Sample((_f(3, 4),))],
+    "aminmax": [
+        Sample((_f(3, 4),)),
+        Sample((_f(3, 4),), {"dim": 1, "keepdim": True}),
+        Sample((_idx(3, 1, 2),), {"dim": 0}, method=True),
+    ],
+    # Tie-free data for the order statistics (torch does not say which of equal elements it returns).
+    "median": [
+        Sample((_f(3, 4),)),
+        Sample((_f(5),), method=True),
+        Sample((np.array([1.0, np.nan, 2.0]),), grad=False),
+    ],
+    "median.dim": [
+        Sample((_f(3, 4), 1)),
+        Sample((_f(3, 5), 0, True)),
+        Sample((np.array([[1.0, np.nan, 2.0], [3.0, 0.0, 4.0]]), 1), label="NaN", grad=False),
+    ],
+    "nanmedian": [Sample((np.array([1.0, np.nan, 2.0, 5.0, 3.0]),)), Sample((_f(4),))],
+    "nanmedian.dim": [
+        Sample((np.array([[1.0, np.nan, 2.0], [3.0, 0.0, 4.0]]), 1), label="NaN"),
+        Sample((_f(3, 4), 0, True)),
+    ],
+    "kthvalue": [Sample((_f(3, 4), 2)), Sample((_f(3, 4), 3, 0, True)), Sample((_f(), 1), label="0-dim")],
+    "mode": [
+        Sample((np.array([[1.0, 2.0, 2.0, 1.0, 3.0], [4.0, 4.0, 0.5, 0.5, 0.5]]),), grad=False),
+        Sample((_idx(1, 2, 2, 3, 3, 2),), label="integer"),
+        Sample((_f(3, 4), 0, True)),
+    ],
+    "quantile": [
+        Sample((_f(3, 4), np.array([0.1, 0.3, 0.9]))),
+        Sample((_f(3, 4), np.array([0.0, 1.0])), label="ends", grad=False),
+        Sample((_f(3, 4), np.array([0.25, 0.5]), 1, True)),
+        Sample((_f(3, 4), np.array(0.4), 0), {"interpolation": "midpoint"}),
+        Sample((_f(3, 4), np.array([0.4, 0.7]), None, True), {"interpolation": "nearest"}),
+    ],
+    "quantile.scalar": [
+        Sample((_f(3, 4), 0.3, 1), {"interpolation": "lower"}),
+        Sample((_f(3, 4), 0.3), {"interpolation": "higher"}, method=True),
+        Sample((np.array([1.0, np.nan, 2.0]), 0.5), grad=False),
+    ],
+    "nanquantile": [
+        Sample((np.array([[1.0, np.nan, 2.0, 5.0], [np.nan] * 4]), np.array([0.2, 0.9]), 1), grad=False),
+    ],
+    "nanquantile.scalar": [Sample((np.array([1.0, np.nan, 2.0, 5.0]), 0.6)), Sample((_f(3, 4), 0.5, 0))],
+    "diff": [
+        Sample((_f(3, 4),)),
+        Sample((_f(3, 4), 2, 0, _f(1, 4, seed=1), _f(2, 4, seed=2))),
+        Sample((_idx(1, 4, 9, 16), 5), label="n beyond the size"),
+        Sample((np.array([True, False, False]),), method=True),
+    ],
+    "trapezoid.x": [Sample((_f(3, 4), _f(4, seed=1))), Sample((_f(3, 4), _f(3, 4, seed=1)), {"dim": 0})],
+    "trapezoid.dx": [
+        Sample((_f(3, 4),), {"dx": 0.5}),
+        Sample((_idx(1, 2, 4),)),
+        Sample((np.zeros((2, 0)),), grad=False),
+    ],
+    "cumulative_trapezoid.x": [Sample((_f(3, 4), _f(3, seed=1)), {"dim": 0})],
+    "cumulative_trapezoid.dx": [Sample((_f(3, 4),), {"dx": 2}), Sample((_idx(1, 2, 4),))],
+    "searchsorted.Tensor": [
+        Sample((np.array([1.0, 3.0, 5.0, 7.0]), np.array([[3.0, 6.0], [0.0, 9.0]]))),
+        Sample((_idx(1, 3, 5, 7), _idx(3, 7, 8)), {"right": True, "out_int32": True}),
+        Sample((np.array([[1.0, 3.0], [2.0, 4.0]]), np.array([[2.0], [3.0]])), {"side": "right"}),
+        Sample((_idx(5, 1, 3), _idx(3, 6, 0)), {"sorter": _idx(1, 2, 0)}),
+    ],
+    "searchsorted.Scalar": [Sample((_idx(1, 3, 5, 7), 3), {"right": True})],
+    "bucketize.Tensor": [
+        Sample((_idx(0, 3, 9), _idx(1, 3, 5))),
+        Sample((_f(3, 4), np.array([-1.0, 0.0, 1.0])), {"right": True}, grad=False),
+    ],
+    "bucketize.Scalar": [Sample((3, _idx(1, 3, 5)), {"out_int32": True})],
+    "bincount": [
+        Sample((_idx(1, 3, 3, 0),), {"minlength": 6}),
+        Sample((_idx(1, 3, 3, 0), np.array([0.5, 1.0, 2.0, 3.0])), grad=False),
+        Sample((_idx(1, 3, 3, 0), _idx(1, 2, 3, 4)), label="integer weights"),
+        Sample((np.zeros(0, np.int64),), label="empty"),
+    ],
+    "histogram.bins_tensor": [
+        Sample((np.array([1.0, 2.0, 1.0, 4.0, 7.0, np.nan]), np.array([0.0, 1.5, 2.0, 4.0])), grad=False),
+        Sample(
+            (_f(3, 4), np.array([-1.0, 0.0, 0.5, 2.0])),
+            {"weight": _f(3, 4, seed=1), "density": True},
+            grad=False,
+        ),
+    ],
+    "histogram.bin_ct": [
+        Sample((np.array([1.0, 2.0, 1.0, 4.0]), 3), grad=False),
+        Sample((_f(3, 4), 4), {"range": [0.0, 3.0], "density": True}, grad=False),
+        Sample((np.array([2.0, 2.0]), 2), label="one value", grad=False),
+        Sample((np.zeros(0),), label="empty", grad=False),
+        Sample((_f(3, 4),), {"weight": _f(3, 4, seed=1)}, method=True, grad=False),
+    ],
+    "histc": [
+        Sample((np.array([1.0, 2.0, 1.0, 4.0]), 4, 0, 3), grad=False),
+        Sample((_f(3, 4), 5), grad=False),
+        Sample((np.array([2.0, 2.0]), 2), label="one value", grad=False),
+        Sample((np.zeros(0), 2), label="empty", grad=False),
+    ],
+    "_unique2": [
+        Sample((_idx(3, 1, 3, 2, 1),), grad=False),
+        Sample((_f(3, 4).round(), True, True, True), grad=False),
+        Sample((np.zeros((0, 2)), True, True, True), label="empty", grad=False),
+    ],
+    "unique_dim": [
+        Sample((_idx(1, 2, 0, 5, 1, 2).reshape(3, 2), 0, True, True, True), grad=False),
+        Sample((_idx(1, 2, 1, 0, 5, 0).reshape(2, 3), 1), grad=False),
+        Sample((np.zeros((0, 2)), 0), label="empty", grad=False),
+    ],
+    "unique_consecutive": [
+        Sample((_idx(1, 1, 2, 2, 3, 1, 1, 2),), grad=False),
+        Sample((_idx(1, 1, 2, 1).reshape(2, 2), True, True), grad=False),
+        Sample((_idx(1, 1, 2, 1, 1, 0).reshape(2, 3), True, True, 1), grad=False),
+    ],
     "softmax.int": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), 0))],
     "log_softmax.int": [Sample((_f(3, 4), 1)), Sample((_f(3, 4), -1))],
     "_softmax": [Sample((_f(3, 4), 1, False))],
@@ -474,6 +846,19 @@ EXPLICIT = {
         Sample((_f(2, 4, 3, 3), _f(4, 1, 3, 3, seed=1), None, 2, 1, 1, 2, 1), label="strided, groups"),
         Sample((_f(4, 3, 3), _f(4, 2, 2, 2, seed=1), None, 1, 0, 0, 1, 2), label="unbatched, dilated"),
     ],
+    "conv3d": [
+        Sample(
+            (_f(2, 4, 4, 5, 4), _f(6, 2, 2, 3, 2, seed=1), _f(6, seed=2), (2, 1, 1), (1, 0, 1), (1, 2, 1), 2)
+        ),
+        Sample((_f(3, 4, 3, 3), _f(2, 3, 2, 2, 2, seed=1)), label="unbatched"),
+    ],
+    "conv3d.padding": [Sample((_f(1, 2, 4, 3, 4), _f(2, 2, 3, 2, 2, seed=1), _f(2, seed=2), 1, "same"))],
+    "conv_transpose3d.input": [
+        Sample(
+            (_f(2, 4, 3, 2, 3), _f(4, 2, 2, 3, 2, seed=1), _f(4, seed=2), (2, 1, 2), (1, 0, 1), (1, 0, 0), 2)
+        ),
+        Sample((_f(2, 3, 2, 3), _f(2, 2, 2, 2, 2, seed=1)), label="unbatched"),
+    ],
     "max_pool2d_with_indices": [
         Sample((_f(2, 3, 5, 6), 2)),
         Sample((_f(2, 2, 7, 6), (3, 2), (2, 1), 1, (1, 2), True), label="ceil_mode, dilation"),
@@ -492,6 +877,172 @@ EXPLICIT = {
         Sample((_f(2, 3, 5, 7), (3, 4))),
         Sample((_f(2, 5, 4), (1, 1)), label="global, unbatched"),
         Sample((_f(1, 2, 3, 3), (5, 4)), label="upsampling"),
+    ],
+    "avg_pool1d": [
+        Sample((_f(2, 3, 8), 3)),
+        Sample((_f(3, 7), 3, 2, 1, True, False), label="unbatched, ceil_mode, no pad count"),
+    ],
+    "max_pool1d_with_indices": [
+        Sample((_f(2, 3, 8), 2)),
+        Sample((_f(3, 9), 3, 2, 1, 2, True), label="unbatched, dilation, ceil_mode"),
+    ],
+    "max_pool1d": [Sample((_f(2, 3, 8), 3, 2, 1))],
+    "adaptive_avg_pool1d": [Sample((_f(2, 3, 7), 3)), Sample((_f(3, 4), 6), label="unbatched, upsampling")],
+    "adaptive_avg_pool3d": [
+        Sample((_f(2, 3, 5, 4, 6), [2, 3, 4])),
+        Sample((_f(2, 3, 4, 5), [1, 1, 1]), label="unbatched, global"),
+    ],
+    "adaptive_max_pool1d": [Sample((_f(2, 3, 7), 3)), Sample((_f(3, 4), 6), label="unbatched, upsampling")],
+    "adaptive_max_pool2d": [
+        Sample((_f(2, 3, 5, 7), [3, 4])),
+        Sample((_f(3, 4, 5), [1, 1]), label="unbatched, global"),
+        Sample((_f(1, 2, 3, 3), [5, 4]), label="upsampling"),
+    ],
+    "adaptive_max_pool3d": [Sample((_f(2, 2, 5, 4, 6), [2, 3, 4]))],
+    "max_pool3d_with_indices": [
+        Sample((_f(2, 2, 5, 6, 4), 2)),
+        Sample(
+            (_f(2, 5, 6, 4), (3, 2, 2), (2, 1, 2), (1, 1, 0), (1, 2, 1), True),
+            label="unbatched, ceil, dilated",
+        ),
+    ],
+    "max_pool3d": [Sample((_f(1, 2, 4, 4, 4), 2, 2, 1))],
+    "avg_pool3d": [
+        Sample((_f(2, 2, 5, 6, 4), 2)),
+        Sample(
+            (_f(2, 5, 6, 4), (3, 2, 2), (2, 1, 2), (1, 1, 0), True, False),
+            label="unbatched, ceil, no pad count",
+        ),
+        Sample((_f(1, 2, 4, 4, 4), 2, 2, 1, False, True, 5), label="divisor_override"),
+    ],
+    # --- nn: padding and upsampling ---
+    "constant_pad_nd": [
+        Sample((_f(2, 3, 4), [1, 2], 1.5)),
+        Sample((_f(2, 3, 4), [-1, 2, 0, 1, 1, 1]), label="negative, 3 dims"),
+        Sample((_idx(1, 2, 3), [2, 0], 7), grad=False, label="int64"),
+    ],
+    "pad": [
+        Sample((_f(2, 3, 4), [1, 2], "constant", 0.5)),
+        Sample((_f(2, 3, 4), [2, 1], "reflect"), label="reflect 1-d"),
+        Sample((_f(2, 3, 4, 5), [1, 2, 2, 0], "reflect"), label="reflect 2-d"),
+        Sample((_f(1, 2, 3, 4, 3), [1, 1, 2, 0, 1, 2], "reflect"), label="reflect 3-d"),
+        Sample((_f(3, 4), [3, 1], "replicate"), label="replicate unbatched"),
+        Sample((_f(2, 3, 4, 5), [-1, 2, 1, 3], "replicate"), label="replicate 2-d, negative"),
+        Sample((_f(2, 3, 4, 4, 3), [1, 1, 2, 0, 1, 2], "replicate"), label="replicate 3-d"),
+        Sample((_f(2, 3, 4), [4, 2], "circular"), label="circular 1-d"),
+        Sample((_f(2, 3, 4, 5), [-1, 2, 1, -2], "circular"), label="circular 2-d, negative"),
+        Sample((_f(2, 3, 4, 5, 2), [1, 1, 2, 0, 1, 2], "circular"), label="circular 3-d"),
+    ],
+    "upsample_nearest1d.vec": [
+        Sample((_f(2, 3, 4), [7], None)),
+        Sample((_f(2, 3, 4), None, [1.5]), label="scale"),
+    ],
+    "upsample_nearest2d.vec": [
+        Sample((_f(2, 3, 4, 3), [8, 5], None)),
+        Sample((_f(1, 2, 5, 4), None, [0.6, 2.0]), label="scale, down"),
+    ],
+    "upsample_nearest3d.vec": [Sample((_f(1, 2, 3, 2, 3), [4, 3, 5], None))],
+    "_upsample_nearest_exact1d.vec": [Sample((_f(2, 3, 4), [7], None))],
+    "_upsample_nearest_exact2d.vec": [Sample((_f(1, 2, 5, 4), None, [0.6, 1.7]), label="scale")],
+    "_upsample_nearest_exact3d.vec": [Sample((_f(1, 2, 3, 2, 3), [4, 3, 5], None))],
+    "upsample_linear1d.vec": [
+        Sample((_f(2, 3, 4), [7], False, None)),
+        Sample((_f(2, 3, 4), None, True, [2.5]), label="align_corners, scale"),
+    ],
+    "upsample_bilinear2d.vec": [
+        Sample((_f(2, 3, 4, 3), [7, 5], False, None)),
+        Sample((_f(1, 2, 5, 4), [3, 6], True, None), label="align_corners"),
+        Sample((_f(1, 2, 5, 4), None, False, [1.5, 0.5]), label="scale"),
+    ],
+    "upsample_trilinear3d.vec": [
+        Sample((_f(1, 2, 3, 2, 3), [4, 3, 5], False, None)),
+        Sample((_f(1, 2, 3, 2, 3), None, True, [2.0, 1.5, 1.0]), label="align_corners, scale"),
+    ],
+    "upsample_bicubic2d.vec": [
+        Sample((_f(2, 3, 4, 3), [7, 5], False, None)),
+        Sample((_f(1, 2, 5, 4), [3, 6], True, None), label="align_corners"),
+    ],
+    "affine_grid_generator": [
+        Sample((_f(2, 2, 3), [2, 3, 4, 5], False)),
+        Sample((_f(1, 3, 4), [1, 2, 3, 2, 4], True), label="3-d, align_corners"),
+    ],
+    "grid_sampler": [
+        Sample((_f(2, 3, 5, 4), _f(2, 3, 2, 2, seed=1) * 1.3, 0, 0, False)),
+        Sample((_f(1, 2, 4, 4), _f(1, 2, 3, 2, seed=1) * 1.3, 0, 1, True), label="border, align_corners"),
+        Sample((_f(1, 2, 4, 3), _f(1, 2, 3, 2, seed=1) * 1.7, 0, 2, False), label="reflection"),
+        Sample((_f(1, 2, 4, 3), _f(1, 3, 2, 2, seed=1) * 1.2, 1, 0, False), label="nearest"),
+    ],
+    "im2col": [
+        Sample((_f(2, 3, 5, 6), [2, 2], [1, 1], [0, 0], [1, 1])),
+        Sample((_f(3, 5, 6), [2, 3], [2, 1], [1, 2], [2, 1]), label="unbatched, dilated, padded, strided"),
+    ],
+    "col2im": [
+        Sample((_f(2, 12, 20), [5, 6], [2, 2], [1, 1], [0, 0], [1, 1])),
+        Sample(
+            (_f(18, 24), [5, 6], [2, 3], [2, 1], [1, 2], [2, 1]), label="unbatched, dilated, padded, strided"
+        ),
+    ],
+    "pixel_shuffle": [Sample((_f(2, 8, 2, 3), 2)), Sample((_f(9, 1, 2), 3), label="unbatched")],
+    "pixel_unshuffle": [Sample((_f(2, 2, 4, 6), 2)), Sample((_f(3, 2, 3, 3), 3), label="unbatched")],
+    "cosine_similarity": [
+        Sample((_f(3, 4), _f(3, 4, seed=1))),
+        Sample((_f(2, 3, 4), _f(3, 1, seed=1), -1, 1e-6), label="broadcast, dim, eps"),
+        Sample((_idx(1, 2, 0), _f(3, seed=1), 0), grad=False, label="int64 with float"),
+    ],
+    "pairwise_distance": [
+        Sample((_f(3, 4), _f(3, 4, seed=1))),
+        Sample((_f(3, 4), _f(4, seed=1), 1.0, 1e-3, True), label="broadcast, p=1, keepdim"),
+        Sample((_f(3, 4), _f(3, 4, seed=1), 3.0), label="p=3"),
+        Sample((_idx(1, 2, 0), _idx(0, 2, 4)), grad=False, label="int64"),
+    ],
+    "glu": [Sample((_f(3, 4),)), Sample((_f(4, 3), 0), label="dim 0")],
+    "prelu": [
+        Sample((_f(2, 3, 4), _f(3, seed=1))),
+        Sample((_f(2, 3), _f(1, seed=1)), label="one weight"),
+        Sample((_f(5), _f(1, seed=1)), label="1-d"),
+    ],
+    "feature_dropout": [
+        Sample((_f(2, 3, 4), 0.0, True)),
+        Sample((_f(2, 3, 4), 0.5, False)),
+        Sample((_f(2, 3, 4), 1.0, True)),
+    ],
+    "margin_ranking_loss": [
+        Sample((_f(5), _f(5, seed=1), np.sign(_f(5, seed=2)), 0.3, 1)),
+        Sample((_f(5), _f(5, seed=1), np.sign(_f(5, seed=2)), 0.0, 0), label="none"),
+    ],
+    "hinge_embedding_loss": [
+        Sample((_f(3, 4), np.sign(_f(3, 4, seed=1)), 1.0, 1)),
+        Sample((_f(3, 4), np.sign(_f(3, 4, seed=1)), 0.5, 2), label="margin, sum"),
+    ],
+    "soft_margin_loss": [  # an int64 target: torch's soft_margin_loss has no gradient for the target
+        Sample((_f(3, 4), np.sign(_f(3, 4, seed=1)).astype(np.int64), 1)),
+        Sample((_f(4), _idx(1, -1, -1, 1), 0), label="none"),
+    ],
+    "cosine_embedding_loss": [
+        Sample((_f(4, 3), _f(4, 3, seed=1), np.sign(_f(4, seed=2)), 0.1, 1)),
+        Sample((_f(3), _f(3, seed=1), np.array(-1.0), -0.5, 0), label="0-d target"),
+    ],
+    "triplet_margin_loss": [
+        Sample((_f(4, 3), _f(4, 3, seed=1), _f(4, 3, seed=2), 1.0, 2.0, 1e-6, False, 1)),
+        Sample((_f(4, 3), _f(4, 3, seed=1), _f(4, 3, seed=2), 2.0, 1.0, 1e-6, True, 0), label="swap, p=1"),
+    ],
+    "multi_margin_loss": [
+        Sample((_f(3, 4), _idx(0, 3, 1), 1, 0.7, None, 1)),
+        Sample(
+            (_f(3, 4), _idx(0, 3, 1), 2, 1.0, _f(4, seed=1), 0), grad=False, label="p=2, weight"
+        ),  # no weight grad
+        Sample((_f(3, 4), _idx(2, 0, 1), 2, 1.0, None, 2), label="p=2"),
+        Sample((_f(4), np.array(2), 1, 1.0, None, 2), label="1-d"),
+    ],
+    "multilabel_margin_loss": [
+        Sample((_f(3, 4), np.array([[0, 3, -1, 2], [1, -1, 0, 0], [3, 2, 1, 0]]), 1)),
+        Sample((_f(4), _idx(0, 3, -1, 1), 0), label="1-d"),
+    ],
+    "poisson_nll_loss": [
+        Sample((_f(3, 4), _f(3, 4, seed=1, positive=True) * 3, True, True, 1e-8, 1), label="log_input, full"),
+        Sample(
+            (_f(3, 4, positive=True), _f(3, 4, seed=1, positive=True), False, False, 1e-8, 2), label="rates"
+        ),
     ],
     # --- nn: normalization and attention ---
     "rms_norm": [
@@ -573,6 +1124,32 @@ EXPLICIT = {
             label="gqa",
         ),
     ],
+    # --- torch.fft ---
+    "fft_fftfreq": [
+        Sample((5,)),
+        Sample((6, 0.5), label="even n, spacing"),
+        Sample((4,), {"d": 2.0, "dtype": "float64"}, label="float64"),
+        Sample((0,), label="n = 0"),
+        Sample((3, 0.0), label="zero spacing"),
+    ],
+    "fft_rfftfreq": [
+        Sample((5,)),
+        Sample((6, 2.0), {"dtype": "float64"}, label="even n, float64"),
+        Sample((0,), label="n = 0"),
+        Sample((-1,), label="n = -1"),
+    ],
+    "fft_fftshift": [
+        Sample((_f(3, 4),)),
+        Sample((_f(3, 5),), {"dim": 1}, label="one dim"),
+        Sample((_f(2, 3, 5),), {"dim": [0, -1]}, label="dims"),
+        Sample((_f(5, 4).T,), {"dim": 0}, label="non-contiguous"),
+        Sample((np.zeros((2, 0, 3)),), label="empty"),
+    ],
+    "fft_ifftshift": [
+        Sample((_f(3, 5),)),
+        Sample((_f(2, 3, 5),), {"dim": (-1, 1)}, label="dims"),
+        Sample((_idx(0, 1, 2, 3, 4),), {"dim": 0}, label="integer"),
+    ],
 }
 
 # Overloads that are not user-facing or whose samples live elsewhere (with the reason).
@@ -591,11 +1168,35 @@ NOT_SAMPLED = {
 
 # Where torch keeps the ops it has outside the torch namespace (overload name -> callable path).
 TORCH_NAME = {"index.Tensor": "ops.aten.index.Tensor", "slice.Tensor": "ops.aten.slice.Tensor",
+              "unique_dim": "ops.aten.unique_dim.default",
+              "log_sigmoid": "_C._nn.log_sigmoid",
+              **{f"{name}.vec": f"ops.aten.{name}.vec" for name in (
+                  "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "_upsample_nearest_exact1d",
+                  "_upsample_nearest_exact2d", "_upsample_nearest_exact3d", "upsample_linear1d",
+                  "upsample_bilinear2d", "upsample_trilinear3d", "upsample_bicubic2d")},
+              "adaptive_avg_pool3d": "ops.aten.adaptive_avg_pool3d.default",
+              "soft_margin_loss": "ops.aten.soft_margin_loss.default",
+              "multi_margin_loss": "ops.aten.multi_margin_loss.default",
+              "multilabel_margin_loss": "ops.aten.multilabel_margin_loss.default",
+              "im2col": "ops.aten.im2col.default", "col2im": "ops.aten.col2im.default",
+              "max_pool3d_with_indices": "ops.aten.max_pool3d_with_indices.default",
+              "avg_pool3d": "ops.aten.avg_pool3d.default",
+              "adaptive_max_pool2d": "ops.aten.adaptive_max_pool2d.default",
+              "adaptive_max_pool3d": "ops.aten.adaptive_max_pool3d.default",
               "_to_copy": "ops.aten._to_copy.default", "nll_loss_forward": "ops.aten.nll_loss_forward.default",
               **{name: f"ops.aten.{name}.default" for name in (
                   "nll_loss_backward", "convolution_backward", "max_pool2d_with_indices_backward",
                   "avg_pool2d_backward", "_adaptive_avg_pool2d_backward", "native_layer_norm_backward",
                   "native_batch_norm_backward")}}  # fmt: skip
+
+
+def function_of(lib, fn):
+    """An op's namespace function in ``lib`` (yaten or torch): ``lib.<name>``, or for an op of a submodule
+    (the spec's ``python_module: fft``) ``lib.fft.<name without fft_>``."""
+    name = fn.schema.name.name
+    if fn.python_module is None:
+        return getattr(lib, name)
+    return getattr(getattr(lib, fn.python_module), name.removeprefix(fn.python_module + "_"))
 
 
 def functional_ops():
@@ -616,6 +1217,129 @@ def differentiable(name: str) -> bool:
 
 # Bad inputs, per overload: torch raises on each, and yaten must raise the same exception type.
 BAD = {
+    # --- shape and indexing ---
+    "einsum": [
+        Sample(("ij,jk->ik", [_f(2, 3), _f(4, 2)]), label="contracted sizes"),
+        Sample(("ij->ik", [_f(2, 3)]), label="output label not in input"),
+        Sample(("ijk->i", [_f(2, 3)]), label="too many subscripts"),
+        Sample(("ij,jk->ik", [_f(2, 3)]), label="too few operands"),
+        Sample(("ii->i", [_f(2, 3)]), label="repeated label, sizes"),
+        Sample(("i1->i", [_f(2, 3)]), label="invalid subscript"),
+        Sample(("ij->ii", [_f(2, 2)]), label="repeated output label"),
+    ],
+    "tensordot": [
+        Sample((_f(2, 3), _f(4, 2)), {"dims": 1}, label="sizes"),
+        Sample((_f(2), _f(2)), {"dims": 2}, label="dims too large"),
+    ],
+    "inner": [Sample((_f(2, 3), _f(2)), label="last dims")],
+    "vdot": [
+        Sample((_f(2, 3), _f(6)), label="2-d"),
+        Sample((_f(3), _f(3).astype(np.float32)), label="dtypes"),
+    ],
+    "addmv": [Sample((_f(2), _f(2, 3), _f(4)), label="sizes")],
+    "addr": [Sample((_f(2, 3), _f(2, 1), _f(3)), label="2-d vec1")],
+    "baddbmm": [Sample((_f(2, 3, 2), _f(2, 3, 4), _f(3, 4, 2)), label="batch sizes")],
+    "addbmm": [Sample((_f(3, 2), _f(2, 3, 4), _f(2, 3, 2)), label="inner sizes")],
+    "chain_matmul": [Sample((_f(2, 3), _f(4, 2)), label="sizes")],
+    "cross": [
+        Sample((_f(4, 2), _f(4, 2)), {"dim": 1}, label="size 2"),
+        Sample((_f(3), _f(3)), {"dim": 1}, label="dim out of range"),
+    ],
+    "cdist": [
+        Sample((_f(3), _f(4, 3)), label="1-d"),
+        Sample((_f(3, 2), _f(4, 3)), label="columns"),
+        Sample((_f(3, 2), _f(4, 2), -1.0), label="negative p"),
+        Sample((_f(3, 2), _f(4, 2), 2.0, "fast"), label="unknown compute_mode"),
+    ],
+    "trace": [Sample((_f(3),), label="1-d"), Sample((_f(2, 2, 2),), label="3-d")],
+    "diagonal": [Sample((_f(3, 4), 0, 1, 1), label="same dims"), Sample((_f(3),), label="1-d")],
+    "diag_embed": [Sample((_f(3), 0, 0, 0), label="same dims")],
+    "diag": [Sample((_f(2, 2, 2),), label="3-d"), Sample((_f(),), label="0-d")],
+    "unfold": [
+        Sample((_f(4), 0, 5, 1), method=True, label="size too large"),
+        Sample((_f(4), 0, 2, 0), method=True, label="zero step"),
+        Sample((_f(4), 1, 2, 1), method=True, label="dim out of range"),
+    ],
+    "tile": [Sample((_f(2), (-1,)), label="negative")],
+    "repeat_interleave.Tensor": [
+        Sample((_idx(1, -1),), label="negative"),
+        Sample((_idx(1, 2).reshape(1, 2),), label="2-d"),
+        Sample((np.array([1.0]),), label="float repeats"),
+        Sample((_idx(1, 2),), {"output_size": 5}, label="output_size"),
+    ],
+    "repeat_interleave.self_Tensor": [Sample((_f(3), _idx(1, 2)), label="sizes")],
+    "repeat_interleave.self_int": [Sample((_f(3), -1), label="negative"), Sample((_f(3), 2, 1), label="dim")],
+    "rot90": [
+        Sample((_f(3),), label="1-d"),
+        Sample((_f(2, 3), 1, [0, 0]), label="same dims"),
+        Sample((_f(2, 3), 1, [0]), label="one dim"),
+    ],
+    "fliplr": [Sample((_f(3),), label="1-d")],
+    "flipud": [Sample((_f(),), label="0-d")],
+    "take": [
+        Sample((_f(3), _idx(3)), label="out of range"),
+        Sample((_f(3), np.array([0.0])), label="float index"),
+    ],
+    "take_along_dim": [
+        Sample((_f(3, 4), _idx(0), 1), label="dims"),
+        Sample((_f(3, 4), np.array([[1.0]]), 1), label="float indices"),
+    ],
+    "hstack": [Sample(([],), label="empty list")],
+    "vstack": [Sample(([_f(2), _f(3)],), label="sizes")],
+    "dstack": [Sample(([],), label="empty list")],
+    "tensor_split.sections": [Sample((_f(3), 0), label="zero sections"), Sample((_f(), 2), label="0-d")],
+    "tensor_split.tensor_indices_or_sections": [
+        Sample((_f(6), np.array([1.0, 2.0])), label="float"),
+        Sample((_f(6), _idx(1, 2).reshape(1, 2)), label="2-d"),
+    ],
+    "hsplit.int": [Sample((_f(2, 3), 2), label="not divisible"), Sample((_f(), 1), label="0-d")],
+    "vsplit.int": [Sample((_f(3), 1), label="1-d")],
+    "dsplit.array": [Sample((_f(2, 3), [1]), label="2-d")],
+    "meshgrid.indexing": [
+        Sample(([_f(2), _f(3)],), {"indexing": "yx"}, label="bad indexing"),
+        Sample(([_f(2, 2)],), {"indexing": "ij"}, label="2-d"),
+    ],
+    "broadcast_to": [Sample((_f(3), (2, 4)), label="shape")],
+    "broadcast_tensors": [Sample((_f(3), _f(4)), label="shapes")],
+    "block_diag": [Sample((_f(2, 2, 2),), label="3-d")],
+    "cartesian_prod": [Sample((_f(2, 2), _f(2)), label="2-d")],
+    "combinations": [Sample((_f(2, 2),), label="2-d"), Sample((_f(3), -1), label="negative r")],
+    "index_fill.int_Scalar": [
+        Sample((_f(3, 4), 1, _idx(4), 1.0), label="index out of range"),
+        Sample((_f(3, 4), 2, _idx(0), 1.0), label="dim out of range"),
+        Sample((_f(3, 4), 0, np.array([0.0]), 1.0), label="float index"),
+    ],
+    "index_fill.int_Tensor": [Sample((_f(3, 4), 1, _idx(0), _f(2)), label="1-d value")],
+    "index_copy": [
+        Sample((_f(4, 3), 0, _idx(0), _f(2, 3)), label="source rows"),
+        Sample((_f(4, 3), 0, _idx(4), _f(1, 3)), label="index out of range"),
+        Sample((_f(4, 3), 0, _idx(0), _f(3)), label="source dims"),
+        Sample((_f(4, 3), 0, np.array([0.0]), _f(1, 3)), label="float index"),
+    ],
+    "masked_scatter": [
+        Sample((_f(3), np.array([1.0, 0.0, 1.0]), _f(3)), label="float mask"),
+        Sample((_f(3), np.array([True, True, True]), _f(2)), label="source too small"),
+    ],
+    "select_scatter": [Sample((_f(3, 4), _f(3), 0, 1), label="src shape")],
+    "slice_scatter": [Sample((_f(3, 4), _f(3, 4), 0, 1), label="src shape")],
+    "diagonal_scatter": [Sample((_f(3, 4), _f(4)), label="src shape")],
+    "put": [
+        Sample((_f(3), _idx(0, 1), _f(1)), label="sizes"),
+        Sample((_f(3), _idx(3), _f(1)), label="out of range"),
+    ],
+    "scatter_reduce.two": [
+        Sample((_f(3), 0, _idx(0, 5), _f(2), "sum"), label="index out of range"),
+        Sample((_f(3), 0, _idx(0, 1), _f(2), "median"), label="unknown reduce"),
+        Sample((_f(3), 0, np.array([0.0]), _f(2), "sum"), label="float index"),
+        Sample((_f(3), 0, _idx(0, 1, 2, 0), _f(2), "sum"), label="index larger than src"),
+        Sample((_f(3), 0, _idx(0, 1).reshape(1, 2), _f(2), "sum"), label="index dims"),
+    ],
+    "clamp.Tensor": [Sample((_f(3), None, None), label="no bounds"), Sample((_f(3), _f(4)), label="shapes")],
+    "where": [Sample(("x",), label="non-tensor")],
+    "view.dtype": [
+        Sample((_f(3, 4).T, "float32"), method=True, label="stride(-1) not 1"),
+        Sample((_f(), "float32"), method=True, label="0-d, other size"),
+    ],
     "add.Tensor": [
         Sample((_f(3, 4), _f(3, 5)), label="shape mismatch"),
         Sample((_idx(1, 2), _idx(3, 4)), {"alpha": 1.5}, label="float alpha, int result"),
@@ -771,6 +1495,11 @@ BAD = {
         Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3), None, 0), label="zero stride"),
         Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3).astype(np.float32)), label="dtype"),
     ],
+    "conv3d": [
+        Sample((_f(1, 4, 3, 3, 3), _f(2, 3, 2, 2, 2)), label="channels"),
+        Sample((_f(1, 3, 2, 3, 3), _f(2, 3, 3, 2, 2)), label="kernel larger than input"),
+        Sample((_f(3, 3, 3), _f(2, 3, 2, 2, 2)), label="3-d input"),
+    ],
     "conv2d.padding": [
         Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3), None, 2, "same"), label="same, strided"),
         Sample((_f(1, 3, 5, 5), _f(8, 3, 3, 3), None, 1, "foo"), label="unknown string"),
@@ -791,6 +1520,106 @@ BAD = {
     "adaptive_avg_pool2d": [
         Sample((_f(3, 5), 2), label="2-d input"),
         Sample((_f(1, 3, 0, 5), (2, 2)), label="empty plane"),
+    ],
+    # --- nn: padding and upsampling ---
+    "avg_pool1d": [Sample((_f(3),), {"kernel_size": 3}, label="1-d input")],
+    "max_pool1d_with_indices": [Sample((_f(3), 3), label="1-d input")],
+    "adaptive_avg_pool1d": [Sample((_f(3), 2), label="1-d input")],
+    "adaptive_avg_pool3d": [Sample((_f(3, 4), [2, 2, 2]), label="2-d input")],
+    "max_pool3d_with_indices": [
+        Sample((_f(5, 6, 4), 2), label="3-d input"),
+        Sample((_f(1, 2, 5, 6, 4), 3, 1, 2), label="padding over half the kernel"),
+    ],
+    "avg_pool3d": [Sample((_f(1, 2, 4, 4, 4), 2, 2, 0, False, True, 0), label="zero divisor")],
+    "adaptive_max_pool2d": [
+        Sample((_f(3), [3, 3]), label="1-d input"),
+        Sample((_f(2, 3, 0), [3, 3]), label="empty plane"),
+    ],
+    "constant_pad_nd": [
+        Sample((_f(2, 3), [1]), label="odd length"),
+        Sample((_f(2, 3), [1, 1, 1, 1, 1, 1]), label="too long"),
+        Sample((_f(2, 3), [-4, 1]), label="negative length"),
+    ],
+    "pad": [
+        Sample((_f(2, 3), [1]), label="odd length"),
+        Sample((_f(2, 3), [1, 1], "foo"), label="unknown mode"),
+        Sample((_f(2, 3), [1, 1], "reflect", 1.0), label="value with reflect"),
+        Sample((_f(2, 3, 4), [4, 1], "reflect"), label="reflect too wide"),
+        Sample((_f(2, 3, 4), [1, 1, 3, 1], "reflect"), label="reflect too tall"),
+        Sample((_f(2, 3, 4), [-2, -2], "reflect"), label="reflect empty output"),
+        Sample((_f(2, 3, 4), [1, 1, 1, 1, 1, 1], "replicate"), label="replicate rank"),
+        Sample((_f(4), [1, 1], "replicate"), label="replicate 1-d input"),
+        Sample((_f(2, 0, 3), [1, 1], "replicate"), label="replicate empty"),
+        Sample((np.array([[True, False]]), [1, 1], "reflect"), label="reflect bool"),
+        Sample((_f(2, 3, 4), [5, 1], "circular"), label="circular wraps twice"),
+        Sample((_f(2, 3, 4), [-2, -3], "circular"), label="circular negative size"),
+    ],
+    "upsample_nearest2d.vec": [
+        Sample((_f(2, 3, 4), [8, 5], None), label="rank"),
+        Sample((_f(2, 3, 4, 3), [8], None), label="output_size length"),
+        Sample((_f(2, 3, 4, 3), [8, 5], [2.0, 2.0]), label="both"),
+        Sample((_f(2, 3, 4, 3), [0, 5], None), label="empty output"),
+    ],
+    "upsample_bilinear2d.vec": [
+        Sample((_idx(1, 2, 3, 4).reshape(1, 1, 2, 2), [3, 3], False, None), label="int64"),
+        Sample((_f(2, 3, 4, 3), None, False, [2.0]), label="scale_factors length"),
+    ],
+    "cosine_embedding_loss": [
+        Sample((_f(4, 3), _f(4, 3), _f(4, 1)), label="2-d target"),
+        Sample((_f(4, 3), _f(4, 3), np.array(1.0)), label="0-d target, 2-d inputs"),
+    ],
+    "triplet_margin_loss": [Sample((_f(4, 3), _f(4, 3), _f(3)), label="ranks")],
+    "multi_margin_loss": [
+        Sample((_f(3, 4), _idx(0, 3, 1), 3, 1.0, None, 1), label="p"),
+        Sample((_f(3, 4), _idx(0, 4, 1), 1, 1.0, None, 1), label="target out of range"),
+        Sample((_f(3, 4), _idx(0, 3), 1, 1.0, None, 1), label="target size"),
+        Sample((_f(3, 4), _idx(0, 3, 1), 1, 1.0, _f(3), 1), label="weight size"),
+    ],
+    "multilabel_margin_loss": [
+        Sample(
+            (_f(3, 4), np.array([[0, 4, -1, 2], [1, -1, 0, 0], [3, 2, 1, 0]]), 0), label="target out of range"
+        ),
+        Sample((_f(3, 4), np.array([[0, 3, -1]]), 0), label="target size"),
+    ],
+    "grid_sampler": [
+        Sample((_f(2, 3, 5, 4), _f(1, 3, 2, 2), 0, 0, False), label="batch"),
+        Sample((_f(2, 3, 5, 4), _f(2, 3, 2, 3), 0, 0, False), label="grid last size"),
+        Sample((_f(2, 3, 5, 4), _f(2, 3, 2), 0, 0, False), label="ranks"),
+    ],
+    "im2col": [
+        Sample((_f(2, 3, 5, 6), [7, 7], [1, 1], [0, 0], [1, 1]), label="kernel too large"),
+        Sample((_f(2, 3, 5, 6), [0, 0], [1, 1], [0, 0], [1, 1]), label="zero kernel"),
+        Sample((_f(2, 0, 5, 6), [2, 2], [1, 1], [0, 0], [1, 1]), label="empty channels"),
+    ],
+    "col2im": [
+        Sample((_f(2, 12, 21), [5, 6], [2, 2], [1, 1], [0, 0], [1, 1]), label="block count"),
+        Sample((_f(2, 13, 20), [5, 6], [2, 2], [1, 1], [0, 0], [1, 1]), label="channels"),
+        Sample((_f(2, 3, 4, 5), [5, 6], [2, 2], [1, 1], [0, 0], [1, 1]), label="4-d input"),
+    ],
+    "pixel_shuffle": [
+        Sample((_f(2, 5, 2, 2), 2), label="channels"),
+        Sample((_f(5, 2), 2), label="2-d input"),
+        Sample((_f(4, 2, 2), 0), label="zero factor"),
+    ],
+    "pixel_unshuffle": [
+        Sample((_f(4, 5, 2), 2), label="height"),
+        Sample((_f(4, 4, 5), 2), label="width"),
+        Sample((_f(4, 4, 4), -1), label="negative factor"),
+    ],
+    "cosine_similarity": [
+        Sample((_f(2, 3), _f(2, 4)), label="shape"),
+        Sample((_idx(1, 2), _idx(1, 2)), {"dim": 0}, label="int64"),
+    ],
+    "glu": [Sample((_f(2, 3), 1), label="odd dimension")],
+    "prelu": [
+        Sample((_f(2, 4), _f(3)), label="weight size"),
+        Sample((_f(2, 4), _f(2, 2)), label="2-d weight"),
+        Sample((_f(2, 3), _f(1).astype(np.float32)), label="dtypes"),
+        Sample((_idx(1, 2), _idx(1)), label="int64"),
+    ],
+    "feature_dropout": [
+        Sample((_f(3), 0.5, True), label="1-d input"),
+        Sample((_f(3, 2), 1.5, True), label="p"),
     ],
     # --- nn: normalization and attention ---
     "rms_norm": [
@@ -898,6 +1727,71 @@ BAD = {
     "norm.ScalarOpt_dim": [Sample((_f(3), 2, [1]), label="dim out of range")],
     "norm.str": [Sample((_f(3, 4),), {"p": "x"}, method=True, label="unknown order")],
     "cumsum": [Sample((_f(3), 1), label="dim out of range")],
+    "cumprod": [
+        Sample((_f(3), 1), label="dim out of range"),
+        Sample((_f(3), 0), {"dtype": "bool"}, label="bool"),
+    ],
+    "cummax": [Sample((_f(3), 1), label="dim out of range")],
+    "logcumsumexp": [Sample((_idx(1, 2), 0), label="integer input")],
+    "count_nonzero.dim_IntList": [Sample((_f(3, 4), [0, 0]), label="repeated dim")],
+    "nanmean": [Sample((_idx(1, 2),), label="integer input")],
+    "std_mean": [Sample((_idx(1, 2),), label="integer input")],
+    "aminmax": [Sample((np.zeros((0, 3)),), label="empty")],
+    "median.dim": [Sample((np.zeros((2, 0)), 1), label="empty reduction")],
+    "kthvalue": [Sample((_f(3), 4), label="k too large"), Sample((_f(3), 0), label="k zero")],
+    "mode": [Sample((np.zeros(0),), label="empty reduction")],
+    "quantile": [
+        Sample((_f(3), np.array([0.5, 1.5])), label="q above 1"),
+        Sample((_f(3), np.array([[0.5]])), label="2-d q"),
+        Sample((np.zeros(0), np.array(0.5)), label="empty input"),
+        Sample((_idx(1, 2), _idx(0)), label="integer input"),
+    ],
+    "quantile.scalar": [
+        Sample((_f(3), 1.5), label="q above 1"),
+        Sample((_f(3), 0.5), {"interpolation": "foo"}, label="bad interpolation"),
+    ],
+    "diff": [
+        Sample((_f(),), label="0-dim"),
+        Sample((_f(3), -1), label="negative n"),
+        Sample((_f(3, 2), 1, -1, _f(2)), label="prepend dims"),
+    ],
+    "trapezoid.dx": [Sample((_f(),), label="0-dim")],
+    "trapezoid.x": [Sample((_f(3), _f(2)), label="x size")],
+    "searchsorted.Tensor": [
+        Sample((_f(4), _f(2)), {"side": "foo"}, label="bad side"),
+        Sample((_f(4), _f(2)), {"side": "left", "right": True}, label="opposite sides"),
+        Sample((_f(2, 2), _f(2)), label="leading dims"),
+        Sample((_f(), _f(2)), label="0-dim boundaries"),
+        Sample((_idx(5, 1, 3), _idx(3)), {"sorter": _idx(1, 2)}, label="sorter size"),
+        Sample((_idx(5, 1, 3), _idx(3)), {"sorter": _idx(1, 2, 5)}, label="sorter out of range"),
+    ],
+    "bucketize.Tensor": [Sample((_idx(3), _idx(1, 2).reshape(1, 2)), label="2-d boundaries")],
+    "bincount": [
+        Sample((_idx(-1),), label="negative"),
+        Sample((_f(3),), label="float input"),
+        Sample((_idx(1, 2).reshape(1, 2),), label="2-d"),
+        Sample((_idx(1, 2), _f(3)), label="weights length"),
+        Sample((_idx(1, 2), None, -1), label="negative minlength"),
+    ],
+    "histogram.bin_ct": [
+        Sample((_idx(1, 2), 2), label="integer input"),
+        Sample((_f(3), 0), label="zero bins"),
+        Sample((_f(3), 2), {"range": [3.0, 1.0]}, label="min above max"),
+        Sample((_f(3), 2), {"weight": _f(1)}, label="weight shape"),
+    ],
+    "histogram.bins_tensor": [Sample((_f(3), _f(1, 2)), label="2-d bins")],
+    "histc": [
+        Sample((_idx(1, 2), 3), label="integer input"),
+        Sample((_f(3), 0), label="zero bins"),
+        Sample((_f(3), 2, 3, 1), label="min above max"),
+        Sample((np.array([1.0, np.inf]), 2), label="infinite range"),
+    ],
+    "unique_dim": [
+        Sample((np.zeros((0, 0)), 0), label="two empty dims"),
+        Sample((np.zeros((2, 0)), 0), label="empty dim not selected"),
+        Sample((_f(), 0), label="0-dim"),
+    ],
+    "unique_consecutive": [Sample((_idx(1, 2), False, False, 1), label="dim out of range")],
     "_softmax": [Sample((_f(3), 1, False), label="dim out of range")],
     "_log_softmax": [Sample((_f(3), 1, False), label="dim out of range")],
     "_softmax_backward_data": [Sample((_f(3), _f(4), 0, "float64"), label="shapes")],
@@ -996,6 +1890,20 @@ BAD = {
             (_f(2, 3), _f(2, 3), [4], _f(2, 1), _f(2, 1), None, None, [True, False, False]), label="shape"
         ),
     ],
+    "fft_fftfreq": [
+        Sample((5,), {"dtype": "int64"}, label="integer dtype"),
+        Sample((-1,), label="negative n"),
+        Sample((4.0,), label="float n"),
+    ],
+    "fft_rfftfreq": [
+        Sample((5,), {"dtype": "int64"}, label="integer dtype"),
+        Sample((-5,), label="negative n"),
+    ],
+    "fft_fftshift": [
+        Sample((_f(5),), {"dim": 1}, label="dim out of range"),
+        Sample((_f(),), label="0-d input"),
+    ],
+    "fft_ifftshift": [Sample((_f(3, 4),), {"dim": [0, 2]}, label="dim out of range")],
 }
 
 
@@ -1036,3 +1944,26 @@ def pointwise_bad_samples(fn):
 for _fn in functional_ops():
     if _fn.pointwise is not None and not _fn.name.startswith("_"):  # torch has no public _gelu_erf
         BAD.setdefault(_fn.name, []).extend(pointwise_bad_samples(_fn))
+
+# The elementwise compositions (runtime/native/elementwise.py).
+_SPECIALS = np.array([[np.nan, 1.5, -np.inf], [np.inf, -0.25, 3.0]])
+_PROB = np.array([[0.15, 0.5, 0.85], [0.3, 0.05, 0.97]])
+EXPLICIT.update({
+    "nan_to_num": [Sample((_SPECIALS,), grad=False, label="nan and infinities"),
+                   Sample((_SPECIALS, 1.0, 2.0, -3.0), grad=False, label="replacements"),
+                   Sample((_f(3, 4),), label="finite"),
+                   Sample((_idx(1, -2, 3),), label="integers")],
+    "logit": [Sample((_PROB,)), Sample((_PROB, 0.1), label="eps")],
+    "positive": [Sample((_f(3, 4),)), Sample((_idx(1, -2),), label="integers")],
+    "float_power.Tensor_Tensor": [Sample((_f(3, 4, positive=True), _f(4, seed=1))),
+                                  Sample((_idx(1, 2, 3), _idx(2, 0, 1)), label="integers")],
+    "float_power.Scalar": [Sample((2.0, _f(3, 4)))],
+    "float_power.Tensor_Scalar": [Sample((_f(3, 4, positive=True), 2.5)), Sample((_idx(2, 3), 2), label="integers")],
+})  # fmt: skip
+
+# torch.linalg's samples live in their own file (it imports Sample and _f from here).
+from op_samples_linalg import BAD_SAMPLES as _LINALG_BAD
+from op_samples_linalg import SAMPLES as _LINALG
+
+EXPLICIT.update(_LINALG)
+BAD.update(_LINALG_BAD)

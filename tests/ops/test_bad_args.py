@@ -24,9 +24,16 @@ def test_figures_count_silent_acceptances_and_type_mismatches():
     assert f["reverse (yaten raises, torch returns)"] == 1
 
 
+# torch's max_pool3d_with_indices reads ``input.is_cuda`` (for its deterministic-algorithms path) before
+# its argument parser sees the input, so a non-tensor gives an AttributeError there; yaten's parser's
+# TypeError is what every other pooling function gives.
+_TORCH_READS_INPUT_FIRST = {"max_pool3d_with_indices"}
+
+
 def _functional_names():
     return [n for n in dir(yaten.nn.functional)
-            if not n.startswith("_") and callable(getattr(yaten.nn.functional, n)) and hasattr(torch.nn.functional, n)]  # fmt: skip
+            if not n.startswith("_") and callable(getattr(yaten.nn.functional, n)) and hasattr(torch.nn.functional, n)
+            and n not in _TORCH_READS_INPUT_FIRST]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", _functional_names())

@@ -4,6 +4,7 @@ The samples come from ``op_samples`` (derived from each schema for pointwise ops
 YAML entry adds its tests; ``test_every_op_has_samples`` fails for an op nobody gave samples.
 """
 
+import ml_dtypes
 import numpy as np
 import pytest
 import torch
@@ -14,14 +15,18 @@ from op_samples import (
     SPEC,
     TORCH_NAME,
     differentiable,
+    function_of,
     functional_ops,
     pointwise_samples,
 )
+from op_samples_linalg import fix_gauge
 
 import yaten
 from tests.tolerances import assert_close
 
-POINTWISE_DTYPES = (np.float32, np.float64, np.int64, np.int32)
+# bfloat16 (ml_dtypes'): forward values only, computed in float32 and rounded once as torch's.
+POINTWISE_DTYPES = (np.float32, np.float64, np.int64, np.int32, ml_dtypes.bfloat16)
+_BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def _cases():
@@ -56,6 +61,8 @@ def _as_dtype(sample, dt):
 
 
 def _convert(v, lib, requires_grad=False):
+    if isinstance(v, np.ndarray) and v.dtype == _BF16:  # neither library takes NumPy bfloat16 arrays
+        return lib.from_numpy(v.astype(np.float32)).to(lib.bfloat16)
     if isinstance(v, np.ndarray):
         t = lib.from_numpy(v.copy(order="K"))
         if requires_grad and v.dtype.kind == "f":
@@ -76,13 +83,18 @@ def _resolve(lib, path):
 
 
 def _call(lib, fn, sample, requires_grad=False):
+    result, args = _invoke(lib, fn, sample, requires_grad)
+    return fix_gauge(fn.name, result), args
+
+
+def _invoke(lib, fn, sample, requires_grad=False):
     name = fn.schema.name.name
     args = [_convert(a, lib, requires_grad) for a in sample.args]
     kwargs = {k: _convert(v, lib) for k, v in sample.kwargs.items()}
     if sample.method or "function" not in fn.variants:
         return getattr(args[0], name)(*args[1:], **kwargs), args
-    if lib is not torch:
-        return getattr(lib, name)(*args, **kwargs), args
+    if lib is not torch or fn.python_module is not None:
+        return function_of(lib, fn)(*args, **kwargs), args
     return _torch_function(fn.name, name)(*args, **kwargs), args
 
 
@@ -197,7 +209,7 @@ def _checked_function(fn, sample):
                    for a in args]  # fmt: skip
         if sample.method or "function" not in fn.variants:
             return getattr(rebuilt[0], name)(*rebuilt[1:], **kwargs)
-        return getattr(yaten, name)(*rebuilt, **kwargs)
+        return function_of(yaten, fn)(*rebuilt, **kwargs)
 
     return func, tuple(flat)
 
@@ -307,11 +319,10 @@ def test_inplace_variant_matches_torch(fn, functional, sample):
 @pytest.mark.parametrize("fn, functional, sample", _variant_cases("out"))
 def test_out_variant_matches_torch(fn, functional, sample):
     expected, _ = _call(torch, functional, sample)
-    name = functional.schema.name.name
     args = [_convert(a, yaten) for a in sample.args]
     kwargs = {k: _convert(v, yaten) for k, v in sample.kwargs.items()}
     out = yaten.empty(tuple(expected.shape), dtype=getattr(yaten, str(expected.dtype).split(".")[1]))
-    returned = getattr(yaten, name)(*args, **kwargs, out=out)
+    returned = function_of(yaten, functional)(*args, **kwargs, out=out)
     assert returned is out
     _assert_same(out, expected)
 

@@ -1,6 +1,6 @@
 """Type promotion and broadcasting (runtime/_promotion.py) side by side with PyTorch.
 
-The full 9 x 9 ``promote_types`` and ``can_cast`` tables, ``result_type`` across PyTorch's three
+The full 10 x 10 ``promote_types`` and ``can_cast`` tables, ``result_type`` across PyTorch's three
 tiers (dimensioned tensors, 0-d tensors, Python numbers), ``broadcast_shapes`` and the broadcast of
 elementwise ops (``infer_size``), with exception types and messages.
 """
@@ -14,7 +14,7 @@ import torch
 import yaten
 from yaten._promotion import infer_size
 
-DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
 PAIRS = list(itertools.product(DTYPES, DTYPES))
 
 

@@ -18,14 +18,12 @@ Checks run in PyTorch's order (``check_shape_forward`` in ATen's ConvUtils.h) wi
 import numba
 import numpy as np
 
+from ..._dtype import LEGACY_NAME, TYPEID_NAME
 from ..._threads import blas_matmul
-from .convert import compute_dtype
+from .convert import compute_dtype, is_floating
 
-_SCALAR_NAME = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int",
-                "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}  # fmt: skip
-_C_NAME = {"float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
-           "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-           "bool": "bool"}  # fmt: skip
+_SCALAR_NAME = {d.np.name: name for d, name in LEGACY_NAME.items()}  # "Half", as torch's messages
+_C_NAME = {d.np.name: name for d, name in TYPEID_NAME.items()}  # "c10::Half"
 
 
 # --- the unfolding loops -------------------------------------------------------------------------------
@@ -190,7 +188,7 @@ def check_dtypes(input, weight, bias):
             f"Input type ({_C_NAME.get(input.dtype.name)}) and bias type ({_C_NAME.get(bias.dtype.name)}) "
             "should be the same"
         )
-    if input.dtype.kind not in "fiu":
+    if not (is_floating(input.dtype) or input.dtype.kind in "iu"):
         raise RuntimeError(f"\"slow_conv2d_cpu\" not implemented for '{_SCALAR_NAME[input.dtype.name]}'")
 
 

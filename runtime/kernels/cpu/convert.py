@@ -1,11 +1,13 @@
 """c10's conversions for the CPU kernels: scalars to a dtype with overflow checks, array casts.
 
-They differ from NumPy's in two places: float64 -> float16 rounds via float32 (``c10::Half`` is built
-from a float), and float -> uint8 goes through int64 (so -1.5 -> 255).
+They differ from NumPy's in two places: float64 -> float16 and -> bfloat16 round via float32
+(``c10::Half`` and ``c10::BFloat16`` are built from a float), and float -> uint8 goes through int64
+(so -1.5 -> 255).
 """
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from ..._dtype import C10_NAME
@@ -14,19 +16,31 @@ from ..._dtype import C10_NAME
 BOOL = np.dtype(np.bool_)
 U8 = np.dtype(np.uint8)
 F16 = np.dtype(np.float16)
+BF16 = np.dtype(ml_dtypes.bfloat16)
+HALVES = (F16, BF16)  # the 16-bit floats: computed in float32, moved by Numba as uint16 bits
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 
 
 def compute_dtype(dtype) -> np.dtype:
-    """The dtype a floating kernel computes in: float32 for half (as PyTorch's CPU kernels' opmath),
-    else the dtype itself.
+    """The dtype a floating kernel computes in: float32 for half and bfloat16 (as PyTorch's CPU
+    kernels' opmath), else the dtype itself.
 
-    >>> compute_dtype(np.float16), compute_dtype(np.int64)
-    (dtype('float32'), dtype('int64'))
+    >>> compute_dtype(np.float16), compute_dtype(BF16), compute_dtype(np.int64)
+    (dtype('float32'), dtype('float32'), dtype('int64'))
     """
     d = np.dtype(dtype)
-    return F32 if d == F16 else d
+    return F32 if d in HALVES else d
+
+
+def is_floating(dtype) -> bool:
+    """Whether ``dtype`` is a floating dtype (NumPy's kind of ml_dtypes' bfloat16 is "V").
+
+    >>> is_floating(BF16), is_floating(np.int8)
+    (True, False)
+    """
+    d = np.dtype(dtype)
+    return d.kind == "f" or d == BF16
 
 
 # c10's C++ names for a dtype, as its "value cannot be converted" messages print them.
@@ -43,9 +57,9 @@ def cast(src: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if src.dtype == dtype:
         return src
     with np.errstate(invalid="ignore", over="ignore"):  # NaN and inf to an integer: as C gives
-        if dtype == F16 and src.dtype == F64:
-            src = src.astype(F32)
-        elif dtype == U8 and src.dtype.kind == "f":
+        if (dtype in HALVES and src.dtype == F64) or BF16 in (src.dtype, dtype):
+            src = src.astype(F32)  # c10 converts bfloat16 to and from everything through float
+        if dtype == U8 and src.dtype.kind == "f":
             src = src.astype(np.int64)
         return src.astype(dtype)
 
@@ -76,7 +90,7 @@ def scalar_to(value, dtype: np.dtype):
             if not ok:
                 raise overflow(dtype)
             return np.array(value % (1 << (8 * dtype.itemsize)) if value < 0 else value).astype(dtype)[()]
-        if abs(value) > float(np.finfo(dtype).max):
+        if abs(value) > float(ml_dtypes.finfo(dtype).max):
             raise overflow(dtype)
         src = np.array(value, np.int64 if value < 2**63 else np.uint64)
         return cast(src.astype(F32) if dtype == F16 else src, dtype)[()]
@@ -86,7 +100,7 @@ def scalar_to(value, dtype: np.dtype):
         if math.isnan(f) or math.isinf(f) or f < float(info.min) or f > float(info.max):
             raise overflow(dtype)
         return cast(np.array(f), dtype)[()]
-    if math.isfinite(f) and abs(f) > float(np.finfo(dtype).max):
+    if math.isfinite(f) and abs(f) > float(ml_dtypes.finfo(dtype).max):
         raise overflow(dtype)
     return cast(np.array(f), dtype)[()]
 

@@ -6,9 +6,9 @@ return None. Bad input raises PyTorch's exception type with PyTorch's wording.
 
 NumPy does what it does well (take, fancy indexing, masks); the gather/scatter family walks the index
 with a Numba loop over raw strided memory, in the index's C order as torch's serial CPU loop does, so
-sums of duplicates round the same way. Numba has no float16: moves go through uint16 bits, sums through
-a float32 copy, rounded back to float16 after every add for index_put_ (torch adds in Half) and once
-at the end for scatter_add_ (torch accumulates in float).
+sums of duplicates round the same way. Numba has no float16 (nor bfloat16): moves go through uint16
+bits, sums through a float32 copy, rounded back after every add for index_put_ (torch adds in Half)
+and once at the end for scatter_add_ (torch accumulates in float).
 """
 
 import math
@@ -24,9 +24,10 @@ from ..._overlap import assert_no_overlap as _assert_no_overlap
 from ..._overlap import assert_no_partial_overlap as _assert_no_partial_overlap
 from ..._overlap import has_internal_overlap as _has_internal_overlap
 from ..._promotion import infer_size as _infer_size
+from .convert import BF16 as _BF16
 from .convert import BOOL as _BOOL
-from .convert import F16 as _F16
 from .convert import F32 as _F32
+from .convert import HALVES as _HALVES
 from .convert import U8 as _U8
 from .convert import c_contiguous as _c
 from .convert import scalar_to as _scalar_to
@@ -57,35 +58,39 @@ def _flat(a: np.ndarray) -> tuple:
     """``(buf, offset, strides)`` with ``a[i, j, ..] == buf[offset + i * strides[0] + j * strides[1] ..]``.
 
     ``buf`` is a 1-d view of the memory ``a`` spans (writes go through to ``a``), ``strides`` an int64
-    array in elements; float16 shows as its uint16 bits, which Numba can move.
+    array in elements; float16 and bfloat16 show as their uint16 bits, which Numba can move.
     """
     st = [s // a.itemsize for s in a.strides]
     if a.size == 0:  # spans no memory (and NumPy may report any strides)
-        return np.empty(0, np.uint16 if a.dtype == _F16 else a.dtype), 0, np.array(st, np.int64)
+        return np.empty(0, np.uint16 if a.dtype in _HALVES else a.dtype), 0, np.array(st, np.int64)
     lo = sum((n - 1) * s for n, s in zip(a.shape, st) if s < 0)
     hi = sum((n - 1) * s for n, s in zip(a.shape, st) if s > 0)
     first = a[
         tuple(slice(None, None, -1) if s < 0 else slice(None) for s in st)
     ]  # starts at the lowest address
     buf = np.lib.stride_tricks.as_strided(first, (hi - lo + 1,), (a.itemsize,))
-    return (buf.view(np.uint16) if a.dtype == _F16 else buf), -lo, np.array(st, np.int64)
+    return (buf.view(np.uint16) if a.dtype in _HALVES else buf), -lo, np.array(st, np.int64)
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _round_to_half(x):
-    """``x`` rounded to the nearest float16 value (ties to even), returned as float32."""
+def _round_to_16bit(x, mode):
+    """``x`` rounded to the nearest float16 (mode _ADD_HALF) or bfloat16 (_ADD_BF16) value, ties to
+    even, returned as float32."""
     ax = abs(np.float64(x))
     if math.isnan(ax):
         return np.float32(x)
-    if ax >= 65520.0:  # halfway between float16's max (65504) and 2**16 rounds to even: infinity
+    # float16 keeps 11 significant bits, down to 2**-24; halfway between its max (65504) and 2**16
+    # rounds to even: infinity. bfloat16 keeps 8, down to 2**-133, and overflows likewise past its max.
+    bits, lowest, inf_at = (11, -24, 65520.0) if mode == 2 else (8, -133, (2.0 - 2.0**-8) * 2.0**127)
+    if ax >= inf_at:
         return np.float32(math.copysign(math.inf, x))
     _, e = math.frexp(ax)
-    q = math.ldexp(1.0, max(e - 11, -24))  # float16 keeps 11 significant bits, down to 2**-24
+    q = math.ldexp(1.0, max(e - bits, lowest))
     return np.float32(math.copysign(np.rint(ax / q) * q, x))
 
 
 # Modes of _scatter_loop.
-_ASSIGN, _ADD, _ADD_HALF = 0, 1, 2
+_ASSIGN, _ADD, _ADD_HALF, _ADD_BF16 = 0, 1, 2, 3
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -120,7 +125,7 @@ def _gather_loop(out, src, src_off, src_st, idx, idx_off, idx_st, shape, dim):
 
 @numba.njit(cache=True, error_model="numpy")
 def _scatter_loop(dst, dst_off, dst_st, idx, idx_off, idx_st, src, src_off, src_st, shape, dim, mode):
-    # dst[.., idx[..], ..] (=, += or half-rounded +=) src[..], serially in the index's C order: an
+    # dst[.., idx[..], ..] (=, += or 16-bit-rounded +=) src[..], serially in the index's C order: an
     # odometer over the index's outer dims around a plain loop over its last dim.
     ndim = shape.shape[0]
     last = ndim - 1
@@ -142,7 +147,7 @@ def _scatter_loop(dst, dst_off, dst_st, idx, idx_off, idx_st, src, src_off, src_
         else:
             for j in range(n_in):
                 p = d + j * d_in + idx[i + j * i_in] * d_dim
-                dst[p] = _round_to_half(dst[p] + src[s + j * s_in])
+                dst[p] = _round_to_16bit(dst[p] + src[s + j * s_in], mode)
         k = last - 1
         while k >= 0:
             count[k] += 1
@@ -164,11 +169,11 @@ def _scatter(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, mod
     """Run _scatter_loop on arrays of equal rank; ``src`` covers the index's extent."""
     shape = np.array(index.shape, np.int64)
     ibuf, ioff, ist = _flat(index)
-    if mode == _ASSIGN or self.dtype != _F16:
+    if mode == _ASSIGN or self.dtype not in _HALVES:
         sbuf, soff, sst = _flat(src)
         _scatter_loop(*_flat(self), ibuf, ioff, ist, sbuf, soff, sst, shape, dim, mode)
         return
-    # float16 sums: in a float32 copy of self; rounded back once (scatter_add_) or after every add.
+    # float16 and bfloat16 sums: in a float32 copy of self, rounded back once (scatter_add_).
     work = self.astype(_F32)
     sbuf, soff, sst = _flat(src.astype(_F32))
     _scatter_loop(*_flat(work), ibuf, ioff, ist, sbuf, soff, sst, shape, dim, mode)
@@ -279,7 +284,7 @@ def gather(self, dim, index, sparse_grad=False):
     out = np.empty(index.shape, self.dtype)
     flat_out = out.reshape(-1)
     _gather_loop(
-        flat_out.view(np.uint16) if out.dtype == _F16 else flat_out,
+        flat_out.view(np.uint16) if out.dtype in _HALVES else flat_out,
         *_flat(self1),
         *_flat(idx1),
         np.array(idx1.shape, np.int64),
@@ -627,8 +632,8 @@ def index_put_(self, indices, values, accumulate):
         self[tuple(slice(None) if e is None else e for e in wrapped)] = values
         return
     before, adv, after = result_layout(self.ndim, entries)
-    # float16 sums run in a float32 copy, rounded to float16 after every add as torch's Half adds are.
-    half = self.dtype == _F16
+    # 16-bit float sums run in a float32 copy, rounded after every add as torch's Half/BFloat16 adds are.
+    half = self.dtype in _HALVES
     target = self.astype(_F32) if half else self
     buf, off, st = _flat(target)
     # The memory position of every element of the indexing result, built by broadcasting.
@@ -645,7 +650,18 @@ def index_put_(self, indices, values, accumulate):
     vals = _c(np.broadcast_to(values.astype(_F32) if half else values, result_shape)).reshape(-1)
     one = np.ones(1, np.int64)
     _scatter_loop(
-        buf, 0, one, pos, 0, one, vals, 0, one, np.array(pos.shape, np.int64), 0, _ADD_HALF if half else _ADD
+        buf,
+        0,
+        one,
+        pos,
+        0,
+        one,
+        vals,
+        0,
+        one,
+        np.array(pos.shape, np.int64),
+        0,
+        (_ADD_BF16 if self.dtype == _BF16 else _ADD_HALF) if half else _ADD,
     )
     if half:
         self[...] = target

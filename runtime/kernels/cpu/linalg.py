@@ -16,9 +16,9 @@ import numpy as np
 
 from ..._dtype import LEGACY_NAME, TYPEID_NAME
 from ..._threads import blas_matmul
-from .convert import compute_dtype
+from .convert import HALVES, compute_dtype, is_floating
 
-_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _BOOL = np.dtype(np.bool_)
 
 # PyTorch's legacy scalar-type names, as its error messages print them.
@@ -68,9 +68,9 @@ def _blas_ready(a: np.ndarray) -> np.ndarray:
 def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a @ b`` (matrices, stacks of them, or matrix @ vector) in the dtype the op computes in.
 
-    That is float32 for half inputs; the caller rounds the result back to half.
+    That is float32 for half and bfloat16 inputs; the caller rounds the result back.
     """
-    if a.dtype == _F16:
+    if a.dtype in HALVES:
         a, b = a.astype(_F32), b.astype(_F32)
     if a.dtype.kind == "f":
         return blas_matmul(_blas_ready(a), _blas_ready(b))
@@ -186,7 +186,7 @@ def scalar_operand(value, dtype):
     """
     if value.__class__ is int and value == 1:
         return 1  # the default, exact in every dtype (checked first: this runs on every linear layer)
-    if dtype.kind == "f":
+    if is_floating(dtype):
         try:
             v = float(value)
         except OverflowError:
@@ -258,7 +258,7 @@ def addmm(self, mat1, mat2, beta, alpha):
     dtype = self.dtype
     beta, alpha = scalar_operand(beta, dtype), scalar_operand(alpha, dtype)
     work = compute_dtype(dtype)
-    if alpha == 0 and dtype != _F16:
+    if alpha == 0 and dtype not in HALVES:
         out = np.zeros(shape, work)
     else:
         out = _product(mat1, mat2)

@@ -44,4 +44,5 @@ def from_pointer(data: int, shape, strides, np_dtype, owner) -> np.ndarray:
         "shape": tuple(shape), "strides": tuple(strides), "typestr": np.dtype(np_dtype).str,
         "data": (data, False), "version": 3,
     }  # fmt: skip
-    return np.asarray(owner)
+    a = np.asarray(owner)
+    return a if a.dtype == np_dtype else a.view(np_dtype)  # a typestr has no bfloat16: it reads "<V2"

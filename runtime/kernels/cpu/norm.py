@@ -11,7 +11,7 @@ import numpy as np
 from numba import prange
 
 from ..._dtype import BY_NP, LEGACY_NAME
-from .convert import compute_dtype
+from .convert import compute_dtype, is_floating
 from .threads import parallel_njit
 
 _F16 = np.dtype(np.float16)
@@ -146,7 +146,7 @@ def _batch_norm_channels(x, w, b, rmean, rvar, training, eps, out, mean, var):  
 
 def batch_norm_checks(input, training, running_mean, running_var):
     """The checks of native_batch_norm, shared with the CUDA kernel."""
-    if np.dtype(input.dtype).kind != "f":
+    if not is_floating(input.dtype):
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{LEGACY_NAME[BY_NP[input.dtype]]}'")
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(

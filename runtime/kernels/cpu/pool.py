@@ -9,12 +9,12 @@ follow ATen's ``pool2d_shape_check`` and ``pooling_output_shape``.
 import numba
 import numpy as np
 
-from .convert import compute_dtype
+from ..._dtype import LEGACY_NAME
+from .convert import compute_dtype, is_floating
 from .threads import parallel_njit
 
 _I64 = np.dtype(np.int64)
-_SCALAR_NAME = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int",
-                "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}  # fmt: skip
+_SCALAR_NAME = {d.np.name: name for d, name in LEGACY_NAME.items()}  # "Half", as torch's messages
 
 
 # --- the loops -----------------------------------------------------------------------------------------
@@ -342,7 +342,7 @@ def avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
     out = np.empty((x.shape[0], oh, ow), dtype=x.dtype if x.dtype.kind == "f" else np.float64)
     if out.size:
         _avg_pool(x, kh, kw, sh, sw, ph, pw, count_include_pad, divisor_override or 0, out)
-    if self.dtype.kind != "f":
+    if not is_floating(self.dtype):
         out = np.trunc(out)  # integer division truncates, as ATen's integral kernel
     return out.astype(self.dtype).reshape(self.shape[:-2] + (oh, ow))
 
@@ -379,7 +379,7 @@ def adaptive_check(self, output_size):
             "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received "
             f"{{{output_size[0]}, {output_size[1]}}}"
         )
-    if self.dtype.kind != "f":
+    if not is_floating(self.dtype):
         raise NotImplementedError(
             f"\"adaptive_avg_pool2d\" not implemented for '{_SCALAR_NAME.get(self.dtype.name, self.dtype.name)}'"
         )

@@ -1,4 +1,4 @@
-"""Reductions over host arrays: sum, mean, prod, max/min, arg-reductions, var/std, norms, scans, softmax.
+"""Reductions over host arrays: sum, mean, prod, max/min, arg-reductions, var/std, norms, softmax.
 
 Every kernel takes NumPy arrays of any layout (non-contiguous, 0-d, empty) and plain Python values,
 returns a new array whose dtype is the one PyTorch gives for the same op, and raises PyTorch's
@@ -21,10 +21,10 @@ from ..._dims import reduction_dims as _reduce_axes
 from ..._dims import wrap_dim as _wrap_dim
 from ..._dtype import LEGACY_NAME
 from ..._user_warning import warn_user
-from .convert import compute_dtype
+from .convert import HALVES, cast, compute_dtype, is_floating
 from .threads import kernel_threads, parallel_njit
 
-_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _I64, _BOOL, _U8 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.uint8)
 
 # PyTorch's legacy scalar-type names, as its error messages print them.
@@ -40,7 +40,7 @@ def _name(dtype) -> str:
 
 
 def _is_float(dtype) -> bool:
-    return np.dtype(dtype).kind == "f"
+    return is_floating(dtype)
 
 
 def _opt_dtype(dtype):
@@ -85,14 +85,14 @@ def _prepare(a, out):
     Conversions that round or truncate (to half, to an integer, to bool) happen before summing;
     widening ones are left to the reduction's own casting loop, which avoids a full-size copy.
     """
-    if out.kind == "f":
-        if out == _F16 and a.dtype != _F16:
+    if is_floating(out):
+        if out in HALVES and a.dtype != out:
             with np.errstate(over="ignore"):
-                a = a.astype(_F16)
+                a = cast(a, out)
         return a, compute_dtype(out)
     if out == _BOOL:
         return (a if a.dtype == _BOOL else a != 0), _BOOL
-    if a.dtype.kind == "f" or (a.dtype != out and out != _I64):
+    if is_floating(a.dtype) or (a.dtype != out and out != _I64):
         with np.errstate(invalid="ignore"):  # NaN and inf to an integer: whatever C gives, as PyTorch
             a = a.astype(out)
     return a, out
@@ -515,45 +515,7 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
 
 
 # ---------------------------------------------------------------------------------------------
-# cumsum / softmax / log_softmax
-
-
-def cumsum_checks(self, dim, dtype, kernel: str) -> tuple:
-    """cumsum's argument checks, on shapes and dtypes only (any device's arrays).
-
-    Returns ``(d, out)``: the wrapped dim and the result dtype (int64 for integers and bool unless
-    ``dtype`` is given). A bool result has no scan kernel; ``kernel`` is the name PyTorch's error
-    gives it on the device (``cumsum_out_cpu``, ``cumsum_cuda``).
-    """
-    out = sum_out_dtype(self, _opt_dtype(dtype))
-    d = _wrap_dim(dim, self.ndim)
-    if out == _BOOL and self.ndim and self.size:  # PyTorch only looks for a kernel when there is a scan
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-    return d, out
-
-
-def cumsum(self, dim, dtype):
-    """Running sum along ``dim``; integers and bool give int64 unless ``dtype`` is given. The result is
-    C-contiguous.
-
-    >>> cumsum(np.array([[1, 2], [3, 4]], np.uint8), 0, None)
-    array([[1, 2],
-           [4, 6]])
-    """
-    d, out = cumsum_checks(self, dim, dtype, "cumsum_out_cpu")
-    if self.size == 0:
-        return np.empty(self.shape, out)
-    src, acc = _prepare(self, out)
-    if out.kind == "f" and src.dtype != out:
-        with np.errstate(over="ignore"):
-            src = src.astype(out)  # rounded to the output dtype first, as PyTorch converts its input
-    # PyTorch's CPU scan accumulates float32 in double and half in float.
-    if acc == _F32 and out == _F32:
-        acc = _F64
-    if self.ndim == 0:
-        return np.array(src, dtype=out)  # src may be a NumPy scalar: 0-d comparisons return one
-    # C-contiguous whatever the input's layout, as PyTorch's result.
-    return np.ascontiguousarray(_as_new(np.cumsum(src, axis=d, dtype=acc), out))
+# softmax / log_softmax
 
 
 def softmax_checks(a, dim, half_to_float, name):
@@ -611,8 +573,8 @@ def softmax_backward_checks(grad_output, output, dim, input_dtype, name):
             f"Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but "
             f"{list(grad_output.shape)} does not equal {list(output.shape)} (while checking arguments for {name})"
         )
-    if np.dtype(input_dtype) == _F16 and grad_output.dtype == _F32:
-        raise RuntimeError("expected scalar type Float but found Half")
+    if np.dtype(input_dtype) in HALVES and grad_output.dtype == _F32:
+        raise RuntimeError(f"expected scalar type Float but found {_name(input_dtype)}")
     return _wrap_dim(dim, output.ndim)
 
 

@@ -9,6 +9,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .. import special_math as _special
+
 _jit = njit(cache=True, inline="always")
 
 
@@ -236,3 +238,140 @@ def relu(x):
 @_jit
 def logical_xor(a, b):
     return (a != 0) != (b != 0)
+
+
+@_jit
+def asin(x):
+    return np.arcsin(x)
+
+
+@_jit
+def acos(x):
+    return np.arccos(x)
+
+
+@_jit
+def sinh(x):
+    return np.sinh(x)
+
+
+@_jit
+def cosh(x):
+    return np.cosh(x)
+
+
+@_jit
+def asinh(x):
+    return np.arcsinh(x)
+
+
+@_jit
+def acosh(x):
+    return np.arccosh(x)
+
+
+@_jit
+def atanh(x):
+    return np.arctanh(x)
+
+
+@_jit
+def erfc(x):
+    return math.erfc(x)
+
+
+@_jit
+def lgamma(x):
+    return math.lgamma(x)
+
+
+@_jit
+def hypot(a, b):
+    return np.hypot(a, b)
+
+
+@_jit
+def copysign(a, b):
+    return np.copysign(a, b)
+
+
+@_jit
+def signbit(x):
+    return np.signbit(x)
+
+
+@_jit
+def logaddexp(a, b):
+    return np.logaddexp(a, b)
+
+
+@_jit
+def logaddexp2(a, b):
+    return np.logaddexp2(a, b)
+
+
+@_jit
+def xlogy(a, b):
+    # 0 * log(0) is 0 (but NaN stays NaN), as torch.xlogy.
+    if b != b:
+        return b
+    if a == 0:
+        return a - a  # +0.0, also for a = -0.0
+    return a * np.log(b)
+
+
+@_jit
+def sinc(x):
+    if x == 0:
+        return x * 0 + 1
+    y = np.pi * x
+    return np.sin(y) / y
+
+
+@_jit
+def frac(x):
+    return x - np.trunc(x)
+
+
+@_jit
+def lshift(a, b):
+    # A shift by a negative count or by the width or more gives 0, as PyTorch's (C leaves it undefined).
+    if b < 0 or b >= 64:
+        return a * 0
+    return a << b
+
+
+@_jit
+def rshift(a, b):
+    # ... and the sign's fill: 0 or -1.
+    if b < 0 or b >= 64:
+        return a >> 63
+    return a >> b
+
+
+# The special functions: one implementation for both libraries (kernels/special_math.py).
+
+
+@_jit
+def digamma(x):
+    return _special.digamma(x)
+
+
+@_jit
+def trigamma(x):
+    return _special.trigamma(x)
+
+
+@_jit
+def zeta(x, q):
+    return _special.zeta(x, q)
+
+
+@_jit
+def polygamma(n, x):
+    return _special.polygamma(n, x)
+
+
+@_jit
+def erfinv(y):
+    return _special.erfinv(y)

@@ -14,6 +14,7 @@ cuda kernels (``kernels/cuda/sort.py``).
 import numpy as np
 
 from ..._dims import wrap_dim as _wrap_dim
+from .convert import is_floating
 from .shape import _empty_like_preserve
 
 _I64, _BOOL = np.dtype(np.int64), np.dtype(np.bool_)
@@ -38,7 +39,7 @@ def topk_checks(self, k, dim) -> int:
 
 def _stable_order(a, d, descending):
     """int64 indices that sort ``a`` stably along axis ``d``, NaN last (first when descending)."""
-    if a.dtype.kind == "f":
+    if is_floating(a.dtype):
         nan = np.isnan(a)
         key = np.where(nan, 0, a)
         # lexsort's last key is the primary one: NaN or not, then the value.

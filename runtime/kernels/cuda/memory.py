@@ -4,10 +4,16 @@ The same functions as ``kernels/cpu/memory.py``, over numba.cuda device arrays. 
 ``DeviceNDArray``s; under Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1`` before Numba is
 imported) they are ``FakeCUDAArray``s wrapping a NumPy array, and a view is a NumPy view of that
 array. Strides are never negative, as in every yaten view.
+
+numba.cuda has no bfloat16 type, so no cuda kernel could compute on one: a bfloat16 tensor never gets
+device memory, and asking for one raises torch's NotImplementedError for a missing backend (cast to
+float32 on the cpu first, or keep bfloat16 on the cpu).
 """
 
 import numpy as np
 from numba import config, cuda
+
+from ..cpu.convert import BF16
 
 SIMULATOR = bool(config.ENABLE_CUDASIM)
 
@@ -21,8 +27,18 @@ else:
     install()  # device arrays come from yaten's caching pool (kernels/cuda/allocator.py)
 
 
+def _check_dtype(dt: np.dtype) -> None:
+    if dt == BF16:
+        raise NotImplementedError(
+            "Could not run 'aten::empty_strided' with arguments from the 'CUDA' backend: yaten has no cuda kernels for "
+            "BFloat16 (numba.cuda has no bfloat16 type); use float32 or float16 on cuda, or bfloat16 on the cpu"
+        )
+
+
 def empty(shape, np_dtype):
-    return cuda.device_array(tuple(shape), np.dtype(np_dtype))
+    dt = np.dtype(np_dtype)
+    _check_dtype(dt)
+    return cuda.device_array(tuple(shape), dt)
 
 
 def flat_bytes(arr):
@@ -58,6 +74,7 @@ def to_host(arr) -> np.ndarray:
 
 def from_host(arr):
     """A new device array with the contents (and shape) of the host array ``arr``."""
+    _check_dtype(arr.dtype)
     return cuda.to_device(np.array(arr, order="C", copy=None))
 
 
@@ -132,6 +149,7 @@ def raw_view(base, dt, shape, strides, offset: int):
     """A device array of ``dt`` over ``base``'s memory, ``offset`` bytes after its first element,
     with byte ``strides``; it spans exactly its own bytes, so host copies move only those."""
     dt = np.dtype(dt)
+    _check_dtype(dt)
     shape, strides = tuple(shape), tuple(strides)
     extent = span_bytes(shape, strides, dt.itemsize)
     if SIMULATOR:

@@ -18,11 +18,15 @@ import math
 import numpy as np
 from numba import config, cuda
 
+from .. import special_math as _special
+
 __all__ = [  # the names a pointwise expression may call, sorted
-    "abs", "atan", "atan2", "ceil", "cos", "erf", "exp", "expm1", "floor", "floordiv", "fmod", "fmod_py",
-    "gelu_erf", "gelu_tanh", "isfinite", "isinf", "isnan", "log", "log1p", "log2", "log10", "logical_xor",
-    "maximum", "minimum", "pow", "reciprocal", "relu", "round", "rsqrt", "sigmoid", "sign", "silu", "sin",
-    "sqrt", "tan", "tanh", "truediv", "trunc", "where",
+    "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "copysign", "cos", "cosh",
+    "digamma", "erf", "erfc", "erfinv", "exp", "expm1", "floor", "floordiv", "fmod", "fmod_py", "frac", "gelu_erf",
+    "gelu_tanh", "hypot", "isfinite", "isinf", "isnan", "lgamma", "log", "log1p", "log2", "log10",
+    "logaddexp", "logaddexp2", "logical_xor", "lshift", "maximum", "minimum", "polygamma", "pow", "reciprocal",
+    "relu", "round", "rshift", "rsqrt", "sigmoid", "sign", "signbit", "silu", "sin", "sinc", "sinh", "sqrt", "tan",
+    "tanh", "trigamma", "truediv", "trunc", "where", "xlogy", "zeta",
 ]  # fmt: skip
 
 _abs = builtins.abs  # the module's own ``abs`` shadows the builtin
@@ -58,11 +62,17 @@ if config.ENABLE_CUDASIM:
     _log, _log2, _log10, _sqrt = np.log, np.log2, np.log10, np.sqrt
     _sin, _cos, _tan = np.sin, np.cos, np.tan
     _atan, _atan2, _tanh = np.arctan, np.arctan2, np.tanh
+    _asin, _acos, _sinh, _cosh = np.arcsin, np.arccos, np.sinh, np.cosh
+    _asinh, _acosh, _atanh = np.arcsinh, np.arccosh, np.arctanh
+    _hypot, _copysign = np.hypot, np.copysign
 else:
     _exp, _expm1, _log1p = math.exp, math.expm1, math.log1p
     _log, _log2, _log10, _sqrt = math.log, math.log2, math.log10, math.sqrt
     _sin, _cos, _tan = math.sin, math.cos, math.tan
     _atan, _atan2, _tanh = math.atan, math.atan2, math.tanh
+    _asin, _acos, _sinh, _cosh = math.asin, math.acos, math.sinh, math.cosh
+    _asinh, _acosh, _atanh = math.asinh, math.acosh, math.atanh
+    _hypot, _copysign = math.hypot, math.copysign
 
     from numba.core import types
     from numba.core.extending import overload
@@ -334,3 +344,160 @@ def relu(x):
     if x < 0:
         return 0
     return x
+
+
+# --- inverse and hyperbolic trigonometric, special functions ----------------------------------------
+
+
+@_device
+def asin(x):
+    return _asin(x)
+
+
+@_device
+def acos(x):
+    return _acos(x)
+
+
+@_device
+def sinh(x):
+    return _sinh(x)
+
+
+@_device
+def cosh(x):
+    return _cosh(x)
+
+
+@_device
+def asinh(x):
+    return _asinh(x)
+
+
+@_device
+def acosh(x):
+    if x < 1:  # math.acosh raises in the simulator; a GPU gives NaN
+        return (x - x) / (x - x)
+    return _acosh(x)
+
+
+@_device
+def atanh(x):
+    if x < -1 or x > 1:
+        return (x - x) / (x - x)
+    if x == 1 or x == -1:
+        return x / (x - x)
+    return _atanh(x)
+
+
+@_device
+def erfc(x):
+    return math.erfc(x)
+
+
+@_device
+def lgamma(x):
+    if x <= 0 and _floor(x) == x:  # a pole: math.lgamma raises in the simulator
+        return math.inf
+    return math.lgamma(x)
+
+
+@_device
+def hypot(a, b):
+    return _hypot(a, b)
+
+
+@_device
+def copysign(a, b):
+    return _copysign(a, b)
+
+
+@_device
+def signbit(x):
+    return _copysign(1.0, x) < 0
+
+
+@_device
+def logaddexp(a, b):
+    if a == b and a - a != 0 and a == a:  # equal infinities: inf - inf would be NaN
+        return a
+    m = maximum(a, b)
+    return m + _log1p(_exp(-_abs(a - b)))
+
+
+@_device
+def logaddexp2(a, b):
+    if a == b and a - a != 0 and a == a:
+        return a
+    m = maximum(a, b)
+    return m + _log1p(2.0 ** (-_abs(a - b))) * 1.4426950408889634
+
+
+@_device
+def xlogy(a, b):
+    # 0 * log(0) is 0 (but NaN stays NaN), as torch.xlogy.
+    if b != b:
+        return b
+    if a == 0:
+        return a - a  # +0.0, also for a = -0.0
+    return a * _log(b)
+
+
+@_device
+def sinc(x):
+    if x == 0:
+        return x * 0 + 1
+    y = 3.141592653589793 * x
+    return _sin(y) / y
+
+
+@_device
+def frac(x):
+    return x - _trunc(x)
+
+
+# --- shifts ---------------------------------------------------------------------------------------
+
+
+@_device
+def lshift(a, b):
+    # A shift by a negative count or by the width or more gives 0, as PyTorch's (C leaves it undefined).
+    if b < 0 or b >= 64:
+        return a * 0
+    return a << b
+
+
+@_device
+def rshift(a, b):
+    # ... and the sign's fill: 0 or -1.
+    if b < 0 or b >= 64:
+        return a >> 63
+    return a >> b
+
+
+# The special functions: one implementation for both libraries (kernels/special_math.py).
+
+
+@_device
+def digamma(x):
+    return _special.digamma(x)
+
+
+@_device
+def trigamma(x):
+    return _special.trigamma(x)
+
+
+@_device
+def zeta(x, q):
+    return _special.zeta(x, q)
+
+
+@_device
+def polygamma(n, x):
+    return _special.polygamma(n, x)
+
+
+@_device
+def erfinv(y):
+    return _special.erfinv(y)

@@ -12,7 +12,7 @@ Each level divides the length by ``CHUNK``, so 10^8 elements take six levels. In
 exact (and wrap in the narrow integer types as the CPU's do); floating sums are added in a different
 order than the CPU's serial loop, so they may differ from it in the last bits.
 
-``cumsum`` has the CPU kernel's checks and dtypes (``kernels/cpu/reduce.py``) and, as both it and
+``cumsum`` has the CPU kernel's checks and dtypes (``kernels/cpu/scan.py``) and, as both it and
 PyTorch, a C-contiguous result: the input, cast to the scan's dtype, is gathered into contiguous rows
 along ``dim``, scanned, and moved back (no move when ``dim`` is the last dim). float16 is
 scanned in float32 and rounded once at the end, as the CPU does; float32 is scanned in float32 (the
@@ -23,7 +23,7 @@ import numpy as np
 from numba import cuda
 
 from ..cpu.convert import compute_dtype
-from ..cpu.reduce import cumsum_checks
+from ..cpu.scan import cumsum_checks
 from . import memory
 from .copy import copy_into, launch
 

@@ -1,11 +1,14 @@
 """Activation layers, as ``torch.nn.ReLU``, ``LeakyReLU``, ``ELU``, ``GELU``, ``SiLU``, ``Sigmoid``,
-``Tanh``, ``Softmax``, ``LogSoftmax``, ``Softplus`` and ``Hardtanh``: each calls its functional form."""
+``Tanh``, ``Softmax``, ``LogSoftmax``, ``Softplus``, ``Hardtanh``, ``ReLU6``, ``Hardswish``, ``Hardsigmoid``,
+``Mish``, ``SELU``, ``CELU``, ``Softsign``, ``LogSigmoid``, ``Threshold``, ``Hardshrink``, ``Softshrink`` and
+``Tanhshrink``: each calls its functional form."""
 
 from .. import functional as F
 from .module import Module
 
-__all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSoftmax", "ReLU", "SiLU", "Sigmoid", "Softmax", "Softplus",
-           "Tanh"]  # fmt: skip
+__all__ = ["CELU", "ELU", "GELU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU",
+           "LogSigmoid", "LogSoftmax", "Mish", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax", "Softplus",
+           "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold"]  # fmt: skip
 
 
 class ReLU(Module):
@@ -208,3 +211,189 @@ class Hardtanh(Module):
 
     def extra_repr(self) -> str:
         return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    """min(max(0, x), 6): a ``Hardtanh(0, 6)``, as PyTorch's.
+
+    >>> import yaten
+    >>> yaten.nn.ReLU6()(yaten.tensor([-1.0, 7.0]))
+    tensor([0., 6.])
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class _InplaceActivation(Module):
+    """An activation whose only argument is ``inplace`` (shown in the repr where PyTorch shows it)."""
+
+    _function = None
+    _repr_inplace = True
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return type(self)._function(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace and self._repr_inplace else ""
+
+
+class Hardswish(_InplaceActivation):
+    """x * relu6(x + 3) / 6.
+
+    >>> import yaten
+    >>> yaten.nn.Hardswish()(yaten.tensor([4.0]))
+    tensor([4.])
+    """
+
+    _function = F.hardswish
+    _repr_inplace = False
+
+
+class Hardsigmoid(_InplaceActivation):
+    """relu6(x + 3) / 6.
+
+    >>> import yaten
+    >>> yaten.nn.Hardsigmoid()(yaten.tensor([0.0]))
+    tensor([0.5000])
+    """
+
+    _function = F.hardsigmoid
+    _repr_inplace = False
+
+
+class Mish(_InplaceActivation):
+    """x * tanh(softplus(x)).
+
+    >>> import yaten
+    >>> yaten.nn.Mish(inplace=True)
+    Mish(inplace=True)
+    """
+
+    _function = F.mish
+
+
+class SELU(_InplaceActivation):
+    """scale * elu(x, alpha) with the self-normalising constants.
+
+    >>> import yaten
+    >>> yaten.nn.SELU()(yaten.tensor([0.0]))
+    tensor([0.])
+    """
+
+    _function = F.selu
+
+
+class Softsign(Module):
+    """x / (1 + |x|).
+
+    >>> import yaten
+    >>> yaten.nn.Softsign()(yaten.tensor([1.0]))
+    tensor([0.5000])
+    """
+
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class LogSigmoid(Module):
+    """log(sigmoid(x)).
+
+    >>> import yaten
+    >>> yaten.nn.LogSigmoid()(yaten.tensor([0.0]))
+    tensor([-0.6931])
+    """
+
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class CELU(Module):
+    """x for x > 0, else ``alpha * (exp(x / alpha) - 1)``.
+
+    >>> import yaten
+    >>> yaten.nn.CELU(0.5)
+    CELU(alpha=0.5)
+    """
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Threshold(Module):
+    """x where x > threshold, else ``value``.
+
+    >>> import yaten
+    >>> yaten.nn.Threshold(0.1, 20.0)
+    Threshold(threshold=0.1, value=20.0)
+    """
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardshrink(Module):
+    """0 where |x| <= lambd, else x.
+
+    >>> import yaten
+    >>> yaten.nn.Hardshrink(0.3)
+    Hardshrink(0.3)
+    """
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """x shrunk towards 0 by lambd, and 0 where |x| <= lambd.
+
+    >>> import yaten
+    >>> yaten.nn.Softshrink()
+    Softshrink(0.5)
+    """
+
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+
+class Tanhshrink(Module):
+    """x - tanh(x).
+
+    >>> import yaten
+    >>> yaten.nn.Tanhshrink()(yaten.tensor([0.0]))
+    tensor([0.])
+    """
+
+    def forward(self, input):
+        return F.tanhshrink(input)

@@ -1,9 +1,9 @@
-"""Convolution layers, as ``torch.nn.Conv1d``, ``Conv2d``, ``ConvTranspose1d`` and ``ConvTranspose2d``.
+"""Convolution layers, as ``torch.nn.Conv1d``/``2d``/``3d`` and ``ConvTranspose1d``/``2d``/``3d``.
 
 Parameters start as PyTorch's do: the weight kaiming-uniform with ``a=sqrt(5)`` (U(-b, b) with
 b = 1/sqrt(fan_in)), the bias U(-1/sqrt(fan_in), 1/sqrt(fan_in)). A ``padding_mode`` other than
-'zeros' pads the input first (reflect, replicate or circular, by gathering indices) and convolves
-without padding, as PyTorch's ``_conv_forward``.
+'zeros' pads the input first (``F.pad``: reflect, replicate or circular) and convolves without
+padding, as PyTorch's ``_conv_forward``.
 """
 
 import math
@@ -15,7 +15,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 def _ntuple(n):
@@ -29,40 +29,7 @@ def _ntuple(n):
 
 _single = _ntuple(1)
 _pair = _ntuple(2)
-
-
-def _pad_indices(n: int, left: int, right: int, mode: str) -> list:
-    """Source positions of a padded axis of length ``n`` (negative pads crop, as F.pad's)."""
-    out = []
-    for j in range(-left, n + right):
-        if mode == "circular":
-            out.append(j % n)
-        elif mode == "replicate":
-            out.append(min(max(j, 0), n - 1))
-        else:  # reflect: mirror about the edge elements, which are not repeated
-            period = 2 * (n - 1)
-            k = j % period if period else 0
-            out.append(k if k < n else period - k)
-    return out
-
-
-def _pad_by_mode(input, reversed_padding, mode: str):
-    """``input`` padded on its trailing dims (F.pad's pad order: last dim first)."""
-    ndim = len(reversed_padding) // 2
-    for i in range(ndim):
-        dim = input.ndim - 1 - i
-        left, right = reversed_padding[2 * i], reversed_padding[2 * i + 1]
-        if left == 0 and right == 0:
-            continue
-        n = input.shape[dim]
-        if mode == "reflect" and (left >= n or right >= n):
-            raise RuntimeError(
-                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
-                f"padding ({left}, {right}) at dimension {dim} of input {list(input.shape)}"
-            )
-        index = yaten.tensor(_pad_indices(n, left, right, mode), dtype=yaten.int64, device=input.device)
-        input = input.index_select(dim, index)
-    return input
+_triple = _ntuple(3)
 
 
 class _ConvNd(Module):
@@ -169,7 +136,7 @@ class Conv1d(_ConvNd):
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
-            padded = _pad_by_mode(input, self._reversed_padding_repeated_twice, self.padding_mode)
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return F.conv1d(padded, weight, bias, self.stride, _single(0), self.dilation, self.groups)
         return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
@@ -197,9 +164,37 @@ class Conv2d(_ConvNd):
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
-            padded = _pad_by_mode(input, self._reversed_padding_repeated_twice, self.padding_mode)
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return F.conv2d(padded, weight, bias, self.stride, _pair(0), self.dilation, self.groups)
         return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv3d(_ConvNd):
+    """3-d convolution over (N, C_in, D, H, W) or (C_in, D, H, W) inputs.
+
+    >>> import yaten
+    >>> yaten.nn.Conv3d(2, 4, 3, padding=1)
+    Conv3d(2, 4, kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=(1, 1, 1))
+    >>> yaten.nn.Conv3d(2, 4, 3, padding="same")(yaten.randn(1, 2, 3, 4, 4)).shape
+    yaten.Size([1, 4, 3, 4, 4])
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):  # fmt: skip
+        super().__init__(
+            in_channels, out_channels, _triple(kernel_size), _triple(stride),
+            padding if isinstance(padding, str) else _triple(padding), _triple(dilation), False, _triple(0),
+            groups, bias, padding_mode, device, dtype,
+        )  # fmt: skip
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return F.conv3d(padded, weight, bias, self.stride, _triple(0), self.dilation, self.groups)
+        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
@@ -288,4 +283,27 @@ class ConvTranspose2d(_ConvTransposeNd):
         output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 2,
                                               self.dilation)  # fmt: skip
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                  self.groups, self.dilation)  # fmt: skip
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-d transposed convolution; ``forward(input, output_size)`` picks the output_padding that gives
+    ``output_size``.
+
+    >>> import yaten
+    >>> yaten.nn.ConvTranspose3d(4, 2, 3, stride=2)(yaten.randn(1, 4, 2, 3, 3)).shape
+    yaten.Size([1, 2, 5, 7, 7])
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):  # fmt: skip
+        super().__init__(
+            in_channels, out_channels, _triple(kernel_size), _triple(stride), _triple(padding), _triple(dilation),
+            True, _triple(output_padding), groups, bias, padding_mode, device, dtype,
+        )  # fmt: skip
+
+    def forward(self, input, output_size=None):
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 3,
+                                              self.dilation)  # fmt: skip
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
                                   self.groups, self.dilation)  # fmt: skip

@@ -1,12 +1,25 @@
-"""``torch.nn.Dropout``: zero elements with probability ``p`` while training, identity in eval mode."""
+"""``torch.nn.Dropout`` and the channel dropouts ``Dropout1d``/``2d``/``3d``: zero elements (or whole
+channels) with probability ``p`` while training, identity in eval mode."""
 
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
 
 
-class Dropout(Module):
+class _DropoutNd(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
     """Zero each element with probability ``p`` (scaling the rest by 1 / (1 - p)) in training mode.
 
     >>> import yaten
@@ -18,15 +31,42 @@ class Dropout(Module):
     True
     """
 
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
-
     def forward(self, input):
         return F.dropout(input, self.p, self.training, self.inplace)
 
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
+
+class Dropout1d(_DropoutNd):
+    """Zero whole channels of (N, C, L) or (C, L) inputs with probability ``p`` in training mode.
+
+    >>> import yaten
+    >>> yaten.nn.Dropout1d(0.2)
+    Dropout1d(p=0.2, inplace=False)
+    """
+
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    """Zero whole channels of (N, C, H, W) inputs with probability ``p`` in training mode.
+
+    >>> import yaten
+    >>> x = yaten.ones(1, 2, 2, 2)
+    >>> yaten.nn.Dropout2d().eval()(x) is x
+    True
+    """
+
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) inputs with probability ``p`` in training mode.
+
+    >>> import yaten
+    >>> yaten.nn.Dropout3d(1.0)(yaten.ones(1, 2, 1, 1, 1)).sum().item()
+    0.0
+    """
+
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)

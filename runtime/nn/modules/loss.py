@@ -1,12 +1,16 @@
 """Loss layers, as ``torch.nn.MSELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``, ``CrossEntropyLoss``,
-``NLLLoss``, ``BCELoss``, ``BCEWithLogitsLoss`` and ``KLDivLoss``: each keeps its options and calls its
+``NLLLoss``, ``BCELoss``, ``BCEWithLogitsLoss``, ``KLDivLoss`` and the margin, embedding and likelihood
+losses (``MarginRankingLoss`` ... ``GaussianNLLLoss``): each keeps its options and calls its
 functional form. Class weights are buffers (in the state_dict, moved by ``.to``), as in PyTorch."""
 
 from .. import functional as F
+from .distance import PairwiseDistance
 from .module import Module
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "HuberLoss", "KLDivLoss", "L1Loss", "MSELoss",
-           "NLLLoss", "SmoothL1Loss"]  # fmt: skip
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "GaussianNLLLoss",
+           "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "MSELoss", "MarginRankingLoss",
+           "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "PoissonNLLLoss",
+           "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"]  # fmt: skip
 
 
 class _Loss(Module):
@@ -172,3 +176,200 @@ class KLDivLoss(_Loss):
 
     def forward(self, input, target):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class MarginRankingLoss(_Loss):
+    """``max(0, -target * (x1 - x2) + margin)``.
+
+    >>> import yaten
+    >>> yaten.nn.MarginRankingLoss()(yaten.tensor([1.0]), yaten.tensor([2.0]), yaten.tensor([1.0]))
+    tensor(1.)
+    """
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    """``x`` where ``target`` is 1, ``max(0, margin - x)`` where it is -1.
+
+    >>> import yaten
+    >>> yaten.nn.HingeEmbeddingLoss()(yaten.tensor([0.3, 2.0]), yaten.tensor([-1.0, 1.0]))
+    tensor(1.3500)
+    """
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    """``log(1 + exp(-target * x))``.
+
+    >>> import yaten
+    >>> yaten.nn.SoftMarginLoss()(yaten.tensor([0.0]), yaten.tensor([1.0]))
+    tensor(0.6931)
+    """
+
+    def forward(self, input, target):
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_Loss):
+    """``1 - cos(x1, x2)`` where ``target`` is 1, ``max(0, cos - margin)`` where it is -1.
+
+    >>> import yaten
+    >>> x = yaten.tensor([[1.0, 0.0]])
+    >>> yaten.nn.CosineEmbeddingLoss()(x, yaten.tensor([[0.0, 1.0]]), yaten.tensor([1.0]))
+    tensor(1.)
+    """
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with the ``p``-norm distance.
+
+    >>> import yaten
+    >>> a = yaten.tensor([[0.0, 0.0]])
+    >>> yaten.nn.TripletMarginLoss(margin=6.0, eps=0.0)(a, a, yaten.tensor([[3.0, 4.0]]))
+    tensor(1.)
+    """
+
+    def __init__(
+        self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"
+    ):
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
+                                     swap=self.swap, reduction=self.reduction)  # fmt: skip
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """``TripletMarginLoss`` with any ``distance_function`` (default: ``pairwise_distance``).
+
+    >>> import yaten
+    >>> a = yaten.tensor([[0.0, 0.0]])
+    >>> yaten.nn.TripletMarginWithDistanceLoss(margin=6.0)(a, a, yaten.tensor([[3.0, 4.0]])).item() > 0
+    True
+    """
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(
+                f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead"
+            )
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(anchor, positive, negative,
+                                                   distance_function=self.distance_function, margin=self.margin,
+                                                   swap=self.swap, reduction=self.reduction)  # fmt: skip
+
+
+class PoissonNLLLoss(_Loss):
+    """Negative log-likelihood of a Poisson-distributed target.
+
+    >>> import yaten
+    >>> yaten.nn.PoissonNLLLoss()(yaten.tensor([0.0]), yaten.tensor([1.0]))
+    tensor(1.)
+    """
+
+    def __init__(
+        self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"
+    ):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
+                                  reduction=self.reduction)  # fmt: skip
+
+
+class GaussianNLLLoss(_Loss):
+    """Negative log-likelihood of a Gaussian target with predicted mean and variance.
+
+    >>> import yaten
+    >>> yaten.nn.GaussianNLLLoss()(yaten.tensor([0.0]), yaten.tensor([2.0]), yaten.tensor([1.0]))
+    tensor(2.)
+    """
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """Per-class logistic loss of a 0/1 multi-label target.
+
+    >>> import yaten
+    >>> yaten.nn.MultiLabelSoftMarginLoss()(yaten.tensor([[0.0, 0.0]]), yaten.tensor([[1.0, 0.0]]))
+    tensor(0.6931)
+    """
+
+    def forward(self, input, target):
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """Multi-class hinge loss.
+
+    >>> import yaten
+    >>> yaten.nn.MultiMarginLoss()(yaten.tensor([[0.1, 0.2, 0.4]]), yaten.tensor([2]))
+    tensor(0.5000)
+    """
+
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(
+                f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D instead"
+            )
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                   reduction=self.reduction)  # fmt: skip
+
+
+class MultiLabelMarginLoss(_Loss):
+    """Multi-label hinge loss; each target row lists class indices up to its first -1.
+
+    >>> import yaten
+    >>> yaten.nn.MultiLabelMarginLoss()(yaten.tensor([[0.1, 0.2, 0.4, 0.8]]), yaten.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)

@@ -685,6 +685,10 @@ class Module(StateDict):
         """Cast floating-point parameters and buffers to float16."""
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
+    def bfloat16(self):
+        """Cast floating-point parameters and buffers to bfloat16."""
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
     # --- hooks ----------------------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
         """``hook(module, args)`` (or ``hook(module, args, kwargs)`` with ``with_kwargs``) runs before
