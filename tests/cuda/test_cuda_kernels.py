@@ -676,14 +676,16 @@ def test_public_module_imports_nothing_heavy():
 # --- the real-GPU code path: every kernel compiles to PTX -------------------------------------------
 
 GPU_KERNELS = """
-import importlib
+import importlib, inspect
 S, C, R = (importlib.import_module("yaten.kernels.cuda." + n) for n in ("scalar", "copy", "reduce"))
 ptx = lambda fn, sig: cuda.compile_ptx(fn.py_func, sig, cc=(9, 0))
-floats = {"atan2", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "atan",
-          "tanh", "sigmoid", "erf", "gelu_erf", "gelu_tanh", "silu"}
-two = {"atan2", "maximum", "minimum", "pow", "fmod_py", "fmod", "floordiv", "truediv", "logical_xor"}
+ints = {"abs", "ceil", "floor", "floordiv", "fmod", "fmod_py", "isfinite", "isinf", "isnan", "logical_xor", "lshift",
+        "maximum", "minimum", "pow", "reciprocal", "relu", "round", "rshift", "sign", "truediv", "trunc"}
+int_only = {"lshift", "rshift"}
+two = {n for n in S.__all__ if len(inspect.signature(getattr(S, n).py_func).parameters) == 2}
 for t in (nt.float32, nt.float64, nt.int64, nt.int8):
-    names = [n for n in S.__all__ if n != "where" and (t in (nt.float32, nt.float64) or n not in floats)]
+    domain = (set(S.__all__) - int_only) if t in (nt.float32, nt.float64) else ints
+    names = [n for n in S.__all__ if n != "where" and n in domain]
     body = "".join(f"        out[i] += {n}(x[i]{', y[i]' if n in two else ''})\\n" for n in names)
     src = "def k(out, x, y, c):\\n    i = cuda.grid(1)\\n    if i < out.shape[0]:\\n" + body
     src += "        out[i] += where(c[i], x[i], y[i])\\n"

@@ -74,8 +74,9 @@ def to_host(arr) -> np.ndarray:
 
 def from_host(arr):
     """A new device array with the contents (and shape) of the host array ``arr``."""
-    _check_dtype(arr.dtype)
-    return cuda.to_device(np.array(arr, order="C", copy=None))
+    host = np.array(arr, order="C", copy=None)
+    _check_dtype(host.dtype)
+    return cuda.to_device(host)
 
 
 def data_ptr(arr) -> int:
