@@ -81,6 +81,20 @@ def _check_tensor_hyperparameter(name: str, value) -> None:
         raise ValueError(f"Tensor {name} must be 1-element")
 
 
+def _check_adam_hyperparameters(lr, betas, eps, weight_decay) -> None:
+    # the checks, in PyTorch's order and words, of the Adam family (Adamax, NAdam, RAdam)
+    _check_tensor_hyperparameter("lr", lr)
+    if not lr >= 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not eps >= 0.0:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    if not weight_decay >= 0.0:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
 def _check_fused_flags(fused, foreach, differentiable) -> None:
     if fused:
         if differentiable:
@@ -102,6 +116,18 @@ def _check_capturable(param: Tensor, step_t: Tensor) -> None:
         raise AssertionError(
             f"If capturable=True, params and state_steps must be on supported devices: {_CAPTURABLE_DEVICES}."
         )
+
+
+def _check_foreach_differentiable(foreach, differentiable) -> None:
+    # torch's multi-tensor (foreach) algorithms refuse differentiable steps
+    if foreach and differentiable:
+        raise AssertionError("_foreach ops don't support autograd")
+
+
+def _scalar_state(p: Tensor, on_param_device: bool, value: float = 0.0) -> Tensor:
+    """A 0-dim scalar state tensor (``step``, ``mu_product``, ...): on the cpu unless capturable."""
+    device = p.device if on_param_device else None
+    return yaten.tensor(value, dtype=_get_scalar_dtype(), device=device)
 
 
 def _check_not_complex(name: str, p: Tensor) -> None:

@@ -62,3 +62,19 @@ def run_parity(y_cls, t_cls, kwargs, steps=50, skip_grad=(), y_opt=None, t_opt=N
             assert_close(yp, tp, what=f"step {step} param {i}", **tol)
         assert_state_equal(y_opt, t_opt, y_params, t_params, **tol)
     return y_opt, t_opt, y_params, t_params
+
+
+DIFFERENTIABLE_GRADS = ([0.5, 0.25, -1.0], [0.1, 0.2, 0.3], [-0.4, 0.0, 0.2])
+
+
+def differentiable_steps(lib, name, kwargs, grads=DIFFERENTIABLE_GRADS):
+    """Step a ``differentiable=True`` optimizer on a non-leaf clone ``w`` of ``w0``, then
+    differentiate ``(w * w).sum()`` back to ``w0``. Returns ``(w, w0.grad)``."""
+    w0 = lib.tensor([1.0, -2.0, 0.3], dtype=lib.float64, requires_grad=True)
+    w = w0.clone()
+    opt = getattr(lib.optim, name)([w], differentiable=True, **kwargs)
+    for g in grads:
+        w.grad = lib.tensor(g, dtype=lib.float64)
+        opt.step()
+    (w * w).sum().backward()
+    return w, w0.grad

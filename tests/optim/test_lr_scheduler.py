@@ -1,50 +1,13 @@
 """Learning-rate schedulers: every lr (and momentum) sequence equal to torch's, epoch by epoch."""
 
 import math
-import warnings
 
 import pytest
 import torch
+from _scheduler_parity import EPOCHS, assert_same_trace, outcome
+from _scheduler_parity import make_optimizer as _optimizer
 
 import yaten
-
-EPOCHS = 120
-
-
-def _optimizer(lib, name="SGD", **kwargs):
-    a, b = lib.zeros(2, requires_grad=True), lib.zeros(3, requires_grad=True)
-    kwargs = {"lr": 0.1, "momentum": 0.9, **kwargs} if name == "SGD" else {"lr": 0.1, **kwargs}
-    return getattr(lib.optim, name)([{"params": [a]}, {"params": [b], "lr": 0.02}], **kwargs)
-
-
-def _groups_picture(opt):
-    keys = ("lr", "initial_lr", "momentum", "betas", "max_lr", "min_lr", "max_momentum", "base_momentum")
-    return [{k: g[k] for k in keys if k in g} for g in opt.param_groups]
-
-
-def _trace(lib, make, epochs=EPOCHS, metrics=None):
-    """The lrs after construction and after every epoch (optimizer.step then scheduler.step)."""
-    opt = _optimizer(lib, *make.get("opt", ("SGD",)), **make.get("opt_kwargs", {}))
-    schedulers = [getattr(lib.optim.lr_scheduler, n)(opt, **kw) for n, kw in make["scheds"]]
-    trace = [(_groups_picture(opt), [s.get_last_lr() for s in schedulers])]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a correct loop warns about nothing
-        for epoch in range(epochs):
-            opt.step()
-            for s in schedulers:
-                if metrics is None:
-                    s.step()
-                else:
-                    s.step(metrics[epoch])
-            trace.append((_groups_picture(opt), [s.get_last_lr() for s in schedulers]))
-    return trace
-
-
-def assert_same_trace(make, **kwargs):
-    y, t = _trace(yaten, make, **kwargs), _trace(torch, make, **kwargs)
-    for epoch, (a, b) in enumerate(zip(y, t)):
-        assert a == b, f"epoch {epoch}"
-
 
 CASES = {
     "step": [("StepLR", {"step_size": 7, "gamma": 0.5})],
@@ -295,14 +258,6 @@ def test_initial_lr_is_recorded_and_base_lrs_follow_it():
     assert sched.last_epoch == 0 and sched._step_count == 1
 
 
-def _outcome(case, lib):
-    try:
-        case(lib)
-    except Exception as e:  # compared by type and message
-        return type(e), str(e).replace("torch.", "yaten.")
-    return None
-
-
 ERRORS = {
     "not_an_optimizer": lambda m: m.optim.lr_scheduler.StepLR(3, 2),
     "resume_without_initial_lr": lambda m: m.optim.lr_scheduler.StepLR(_optimizer(m), 2, last_epoch=5),
@@ -335,7 +290,7 @@ ERRORS = {
 
 @pytest.mark.parametrize("case", ERRORS.values(), ids=ERRORS.keys())
 def test_errors_match_torch(case):
-    got, want = _outcome(case, yaten), _outcome(case, torch)
+    got, want = outcome(case, yaten), outcome(case, torch)
     assert want is not None, "torch raised nothing: the case is wrong"
     assert got == want
 

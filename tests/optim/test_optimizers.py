@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
-from _optim_parity import make_params, run_parity
+from _optim_parity import differentiable_steps, make_params, run_parity
 
 import yaten
 from tests.tolerances import assert_close
@@ -451,6 +451,13 @@ DIFFERENTIABLE = [
     ("AdamW", {"lr": 0.1, "amsgrad": True}),
     ("RMSprop", {"lr": 0.01, "momentum": 0.9, "weight_decay": 0.1, "maximize": True}),
     ("Adagrad", {"lr": 0.1, "lr_decay": 0.1, "weight_decay": 0.1}),
+    ("Adadelta", {"lr": 0.5, "weight_decay": 0.1}),
+    ("NAdam", {"lr": 0.1, "weight_decay": 0.1}),
+    ("NAdam", {"lr": 0.1, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("RAdam", {"lr": 0.1, "betas": (0.9, 0.9)}),
+    ("RAdam", {"lr": 0.1, "betas": (0.9, 0.99)}),  # rho_t > 5 from the third step
+    ("ASGD", {"lr": 0.1, "t0": 1}),
+    ("Rprop", {"lr": 0.1}),
 ]
 
 
@@ -459,17 +466,7 @@ DIFFERENTIABLE = [
 )
 def test_differentiable_step_gradient_matches_torch(name, kwargs):
     # the parameters are non-leaf clones of w0; the loss after three steps is differentiated to w0
-    def run(lib):
-        w0 = lib.tensor([1.0, -2.0, 0.3], dtype=lib.float64, requires_grad=True)
-        w = w0.clone()
-        opt = getattr(lib.optim, name)([w], differentiable=True, **kwargs)
-        for g in ([0.5, 0.25, -1.0], [0.1, 0.2, 0.3], [-0.4, 0.0, 0.2]):
-            w.grad = lib.tensor(g, dtype=lib.float64)
-            opt.step()
-        (w * w).sum().backward()
-        return w, w0.grad
-
-    (yw, yg), (tw, tg) = run(yaten), run(torch)
+    (yw, yg), (tw, tg) = differentiable_steps(yaten, name, kwargs), differentiable_steps(torch, name, kwargs)
     # The step is a float32 tensor (as torch's), so 1 - beta2**step is float32 and cancels three
     # digits: one ulp of float32 pow (which differs between CPUs) moves w by ~1e-5 relative.
     assert_close(yw, tw, rtol=1e-4)
