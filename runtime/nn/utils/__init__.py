@@ -1,5 +1,7 @@
-"""yaten.nn.utils: gradient clipping and parameter/vector conversion, as ``torch.nn.utils``."""
+"""yaten.nn.utils: gradient clipping, parameter/vector conversion and packed sequences (``rnn``), as
+``torch.nn.utils``."""
 
+from . import rnn  # noqa: F401 (the submodule torch.nn.utils.rnn, reached as an attribute)
 from .clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
