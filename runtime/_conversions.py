@@ -80,7 +80,7 @@ def type_as(self, other):
 _METHODS = {"to": to, "cpu": cpu, "cuda": cuda, "type_as": type_as}
 for _name, _dt in (("float", D.float32), ("double", D.float64), ("half", D.float16), ("bfloat16", D.bfloat16), ("long", D.int64),
                    ("int", D.int32), ("short", D.int16), ("char", D.int8), ("byte", D.uint8),
-                   ("bool", D.bool)):  # fmt: skip
+                   ("bool", D.bool), ("cfloat", D.complex64), ("cdouble", D.complex128)):  # fmt: skip
     _METHODS[_name] = _as(_dt)
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

@@ -20,7 +20,7 @@ from . import _dtype as D
 from ._backend import backend
 from ._host_allocator import allocation_error
 from ._layout import contiguous_strides, preserve_format_strides
-from ._promotion import promote_types
+from ._promotion import default_complex_dtype, promote_types
 from ._tensor import Size, Tensor, wrap
 
 __all__ = [
@@ -68,7 +68,7 @@ def dtype_arg(fn: str, dtype):
 
 
 def check_requires_grad(dtype: D.dtype, requires_grad) -> None:
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 
@@ -190,11 +190,13 @@ def fill_scalar(fn: str, x, position: int):
         return v, D.int64
     if isinstance(x, (float, np.floating, np.bool_)):
         return float(x), D.get_default_dtype()
+    if isinstance(x, (complex, np.complexfloating)):
+        return complex(x), default_complex_dtype()
     if isinstance(x, Tensor) and x.ndim == 0:
         kind = x.dtype.kind
+        if kind == "c":
+            return x.item(), default_complex_dtype()
         return x.item(), D.bool if kind == "b" else D.int64 if kind == "i" else D.get_default_dtype()
-    if isinstance(x, (complex, np.complexfloating)):
-        raise TypeError(f"{fn}(): yaten has no complex dtypes, got fill_value of type {type_name(x)}")
     raise TypeError(f"{fn}(): argument 'fill_value' (position {position}) must be Number, not {type_name(x)}")
 
 
@@ -208,6 +210,16 @@ def checked_scalar(value, dtype: D.dtype, names=None):
     err = RuntimeError(f"value cannot be converted to type {(names or D.C10_NAME)[dtype]} without overflow")
     if dtype is D.bool:
         return np.bool_(value)
+    if dtype.is_complex:
+        limit = float(np.finfo(dtype.np).max)
+        z = complex(value)
+        if any(math.isfinite(p) and abs(p) > limit for p in (z.real, z.imag)):
+            raise err
+        return dtype.np.type(z)
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise err
+        value = value.real
     if dtype.kind == "f":
         if math.isfinite(value) and abs(value) > float(ml_dtypes.finfo(dtype.np).max):
             raise err
@@ -273,7 +285,7 @@ def ndarray_dtype(arr: np.ndarray) -> D.dtype:
     if known is None or known is D.bfloat16:  # torch takes no NumPy bfloat16 (ml_dtypes') arrays
         raise TypeError(
             f"can't convert np.ndarray of type {dt.type.__module__}.{dt.type.__name__}. The only supported types are: "
-            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
         )
     if not dt.isnative:
         raise ValueError(
@@ -315,7 +327,7 @@ def _discover_shape(data) -> tuple:
         obj = obj[0]
 
 
-_PLAIN = frozenset((int, float, builtins.bool))
+_PLAIN = frozenset((int, float, builtins.bool, complex))
 
 
 def _leaf(x, flat: list) -> D.dtype:
@@ -342,7 +354,8 @@ def _leaf(x, flat: list) -> D.dtype:
     if isinstance(x, str):
         raise TypeError("new(): invalid data type 'str'")
     if isinstance(x, complex):
-        raise TypeError("yaten has no complex dtypes: cannot make a tensor from a complex number")
+        flat.append(x)
+        return default_complex_dtype()
     if isinstance(x, collections.abc.Sequence):
         raise TypeError(f"expected a number but got {type_name(x)}: the data is nested unevenly")
     raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
@@ -374,6 +387,8 @@ def _walk(obj, shape: tuple, dim: int, flat: list) -> D.dtype:
         kinds = set(map(type, obj))
         if kinds <= _PLAIN:  # the common case, without a Python call per number
             flat.extend(obj)
+            if complex in kinds:
+                return default_complex_dtype()
             return D.get_default_dtype() if float in kinds else D.int64 if int in kinds else D.bool
     out = None
     for item in obj:
@@ -384,11 +399,15 @@ def _walk(obj, shape: tuple, dim: int, flat: list) -> D.dtype:
 
 def _convert(flat: list, inferred: D.dtype, target: D.dtype) -> np.ndarray:
     """``flat`` Python numbers as a ``target`` array, with PyTorch's per-element overflow checks."""
+    if inferred.is_complex and not target.is_complex:
+        return _complex_to_real(flat, target)
     if target.kind == "i" and inferred.kind == "f":  # each number converts by its own type, as in torch
         names = {target: target.name}
         return np.array([checked_scalar(v, target, names) for v in flat], target.np)
     if target.kind == "i":
         carrier = np.int64
+    elif target.is_complex:
+        carrier = np.complex128
     else:
         carrier = np.bool_ if target is D.bool and inferred is D.bool else np.float64
     try:
@@ -405,6 +424,18 @@ def _convert(flat: list, inferred: D.dtype, target: D.dtype) -> np.ndarray:
         if target is D.float16 or target is D.bfloat16:
             arr = arr.astype(np.float32)  # torch rounds a double to half and bfloat16 through float
         return arr.astype(target.np)
+
+
+def _complex_to_real(flat: list, target: D.dtype) -> np.ndarray:
+    # torch converts each number by the target's Python type: a complex one only becomes a bool.
+    if target is D.bool:
+        return np.array([v != 0 for v in flat], np.bool_)
+    for v in flat:
+        if isinstance(v, complex):
+            if target.kind == "i":
+                raise TypeError("'complex' object cannot be interpreted as an integer")
+            raise TypeError("must be real number, not complex")
+    return _convert(flat, D.float64, target)
 
 
 def _host_from_data(data, dtype) -> np.ndarray:

@@ -24,8 +24,9 @@ from ._layout import contiguous_strides
 from ._tensor import Tensor, legacy_type_name, wrap
 
 _CPU, _CUDA = 1, 2  # DLPack's kDLCPU and kDLCUDA
-_INT, _UINT, _FLOAT, _BFLOAT, _BOOL = 0, 1, 2, 4, 6  # DLPack's kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLBool
-_CODE = {"i": _INT, "u": _UINT, "f": _FLOAT, "b": _BOOL}
+# DLPack's kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLComplex, kDLBool
+_INT, _UINT, _FLOAT, _BFLOAT, _COMPLEX, _BOOL = 0, 1, 2, 4, 5, 6
+_CODE = {"i": _INT, "u": _UINT, "f": _FLOAT, "c": _COMPLEX, "b": _BOOL}
 _KIND = {code: kind for kind, code in _CODE.items()}
 _BF16 = D.bfloat16.np
 _NAME, _USED = b"dltensor", b"used_dltensor"  # a capsule's name before and after it is consumed
@@ -188,7 +189,7 @@ def from_dlpack(ext) -> Tensor:
     if kind not in (_CPU, _CUDA):
         raise RuntimeError(f"from_dlpack: unsupported DLPack device type {kind}")
     code, bits, lanes = t.dtype.code, t.dtype.bits, t.dtype.lanes
-    dt = np.dtype(f"{_KIND[code]}{bits // 8}") if code in _KIND and bits in (8, 16, 32, 64) else None
+    dt = np.dtype(f"{_KIND[code]}{bits // 8}") if code in _KIND and bits in (8, 16, 32, 64, 128) else None
     if code == _BFLOAT and bits == 16:
         dt = _BF16
     if dt is None or lanes != 1 or dt not in D.BY_NP:

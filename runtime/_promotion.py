@@ -1,7 +1,8 @@
 """PyTorch's type promotion and broadcasting: the one place both are computed.
 
 Operands are tensors (as their dtype and ndim) or Python numbers. Python numbers are "weak": they
-only move the result to a higher category (bool < integral < floating), never widen it within one.
+only move the result to a higher category (bool < integral < floating < complex), never widen it
+within one.
 ``infer_size`` is the broadcast of elementwise ops; ``broadcast_shapes`` is the public function,
 with ``torch.broadcast_shapes``'s own (different) errors.
 """
@@ -36,6 +37,8 @@ def _promote(a: D.dtype, b: D.dtype) -> D.dtype:
         return b
     if b is D.bool:
         return a
+    if a.kind == "c" or b.kind == "c":  # complex of the wider of the two float widths
+        return _promote(_part(a), _part(b)).to_complex()
     if a.kind == "f" or b.kind == "f":
         if a.kind == b.kind:
             if _FLOAT_ORDER[a] == _FLOAT_ORDER[b]:  # float16 with bfloat16: neither holds the other
@@ -49,6 +52,13 @@ def _promote(a: D.dtype, b: D.dtype) -> D.dtype:
     return a if _INT_ORDER[a] > _INT_ORDER[b] else b
 
 
+def _part(d: D.dtype) -> D.dtype:
+    # The float part a dtype brings into a complex result: a complex's own, float32 or float64, else
+    # float32 (yaten has no complex32, torch's complex of a half).
+    d = d.to_real()
+    return d if d in D.COMPLEX_OF else D.float32
+
+
 def scalar_dtype(value) -> D.dtype:
     """The dtype PyTorch gives a Python number when it becomes a tensor (NumPy scalars alike)."""
     if isinstance(value, (builtins.bool, np.bool_)):
@@ -58,11 +68,23 @@ def scalar_dtype(value) -> D.dtype:
     if isinstance(value, numbers.Real):
         return D.get_default_dtype()
     if isinstance(value, numbers.Number):
-        raise TypeError(f"yaten has no complex dtypes: cannot promote with {type(value).__name__} {value!r}")
+        return default_complex_dtype()
     raise TypeError(f"expected a number, got {type(value).__name__}")
 
 
-_CATEGORY = {"b": 0, "i": 1, "f": 2}
+def default_complex_dtype() -> D.dtype:
+    """The dtype of a Python complex number as a tensor: the complex of the default float dtype.
+
+    >>> default_complex_dtype()
+    yaten.complex64
+    """
+    default = D.get_default_dtype()
+    if default is D.bfloat16:
+        raise RuntimeError("invalid default scalar type for complex")
+    return _part(default).to_complex()
+
+
+_CATEGORY = {"b": 0, "i": 1, "f": 2, "c": 3}
 
 
 def _combine(higher: D.dtype | None, lower: D.dtype | None) -> D.dtype | None:
@@ -71,6 +93,8 @@ def _combine(higher: D.dtype | None, lower: D.dtype | None) -> D.dtype | None:
         return lower
     if lower is None or _CATEGORY[higher.kind] >= _CATEGORY[lower.kind]:
         return higher
+    if lower.kind == "c" and higher.kind == "f":  # torch keeps the higher tier's float width
+        return _part(higher).to_complex()
     return _promote(higher, lower)
 
 
@@ -167,7 +191,7 @@ def _check_dtype(fn: str, name: str, position: int, value) -> None:
 def can_cast(from_: D.dtype, to: D.dtype) -> bool:
     """Whether a ``from_`` value may be written into a ``to`` tensor by an in-place or out= op.
 
-    PyTorch's rule: a cast may not go down a category (floating -> integral -> bool).
+    PyTorch's rule: a cast may not go down a category (complex -> floating -> integral -> bool).
 
     >>> import yaten
     >>> yaten.can_cast(yaten.float64, yaten.int32), yaten.can_cast(yaten.int64, yaten.float16)

@@ -15,6 +15,7 @@ then advances by the counters the host engine used: every cuda draw follows the 
 """
 
 import contextlib
+import math
 import os
 import warnings
 from typing import ClassVar
@@ -214,7 +215,15 @@ def _draw_into(g: Generator, sampler: str, data, *args) -> None:
 def _device_new(
     g: Generator, sampler: str, shape, dt: D.dtype, dev: _dev.device, requires_grad, *args
 ) -> Tensor:
-    """A new C-contiguous tensor on ``dev`` whose values ``sampler`` draws on the device."""
+    """A new C-contiguous tensor on ``dev`` whose values ``sampler`` draws on the device (a complex
+    one's real and imaginary parts drawn as a real (..., 2) tensor, as on the host)."""
+    if dt.is_complex:
+        from ._generated.ops import view_as_complex
+
+        pairs = _device_new(g, sampler, (*shape, 2), dt.to_real(), dev, False, *args)
+        if sampler == "normal_":
+            pairs.mul_(math.sqrt(0.5))
+        return view_as_complex(pairs).clone().requires_grad_(bool(requires_grad))
     data = backend(dev).empty(tuple(shape), dt.np)
     _draw_into(g, sampler, data, *args)
     return wrap(data, dev, bool(requires_grad))
@@ -282,7 +291,11 @@ def set_rng_state(new_state) -> None:
 
 # --- samples on the host ----------------------------------------------------------------------------
 def _uniform01(engine: np.random.Generator, shape, dtype: D.dtype) -> np.ndarray:
-    """Samples in [0, 1) of ``dtype``, drawn at its own precision so none rounds up to 1."""
+    """Samples in [0, 1) of ``dtype``, drawn at its own precision so none rounds up to 1.
+
+    A complex dtype gets independent real and imaginary parts, as torch's."""
+    if dtype.is_complex:
+        return _as_complex(_uniform01(engine, (*shape, 2), dtype.to_real()))
     if dtype is D.float64:
         return engine.random(shape)
     if dtype is D.float32:
@@ -292,20 +305,37 @@ def _uniform01(engine: np.random.Generator, shape, dtype: D.dtype) -> np.ndarray
 
 
 def _normal01(engine: np.random.Generator, shape, dtype: D.dtype) -> np.ndarray:
+    if dtype.is_complex:  # torch's complex normal: each part N(0, 1/2), so that E|z|^2 = 1
+        real = dtype.to_real()
+        return _as_complex(_normal01(engine, (*shape, 2), real) * real.np.type(math.sqrt(0.5)))
     if dtype is D.float64:
         return engine.standard_normal(shape)
     return engine.standard_normal(shape, dtype=np.float32).astype(dtype.np, copy=False)
 
 
+def _as_complex(pairs: np.ndarray) -> np.ndarray:
+    # A C-contiguous (..., 2) float array's pairs as the complex numbers they store, sharing memory.
+    return pairs.view(D.COMPLEX_OF[D.BY_NP[pairs.dtype]].np)[..., 0]
+
+
+def _parts(t: Tensor) -> Tensor:
+    # A complex tensor's real and imaginary parts as a real (..., 2) view, filled in its place.
+    from ._generated.ops import view_as_real
+
+    return view_as_real(t)
+
+
 def _check_floating(fn: str, dtype, kernel: str) -> None:
     # Checked before requires_grad: in torch the sampling kernel refuses the dtype first.
     dt = F.dtype_arg(fn, dtype) or D.get_default_dtype()
-    if not dt.is_floating_point:
+    if not (dt.is_floating_point or dt.is_complex):
         raise F.not_implemented(kernel, dt)
 
 
 def _check_from_to(low: int, high: int, dtype: D.dtype) -> None:
     """PyTorch's checks of an integer range [low, high) against what ``dtype`` can hold."""
+    if dtype.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
     if not low < high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     name = _TYPE_NAME[dtype]
@@ -583,7 +613,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
     yaten.float64
     """
     dt, dev, host, strides = F.like("rand_like", input, dtype, device, requires_grad, memory_format)
-    if not dt.is_floating_point:
+    if not (dt.is_floating_point or dt.is_complex):
         raise F.not_implemented("check_uniform_bounds", dt)
     g = _generator("rand_like", generator, dev)
     if g._np is None:
@@ -601,7 +631,7 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, r
     yaten.Size([3])
     """
     dt, dev, host, strides = F.like("randn_like", input, dtype, device, requires_grad, memory_format)
-    if not dt.is_floating_point:
+    if not (dt.is_floating_point or dt.is_complex):
         raise F.not_implemented("normal_kernel_cpu", dt)
     g = _generator("randn_like", generator, dev)
     if g._np is None:
@@ -670,6 +700,9 @@ def fill_uniform_(tensor: Tensor, low=0.0, high=1.0, generator=None) -> Tensor:
     True
     """
     dt = tensor.dtype
+    if dt.is_complex:  # each part uniform on [low, high), as torch's
+        fill_uniform_(_parts(tensor), low, high, generator)
+        return tensor
     if not dt.is_floating_point:
         raise F.not_implemented("check_uniform_bounds", dt)
     lo, hi = float(low), float(high)
@@ -690,7 +723,10 @@ def fill_uniform_(tensor: Tensor, low=0.0, high=1.0, generator=None) -> Tensor:
     if tensor.device.type == "cuda":
         return _fill_on_device(tensor, "uniform_", generator, "uniform_", lo, hi)
     u = _uniform01(_engine("uniform_", generator, tensor.device), tuple(tensor.shape), dt).astype(np.float64)
-    return _write(tensor, lo + (hi - lo) * u)
+    values = (lo + (hi - lo) * u).astype(dt.np)
+    if lo < hi:  # a draw that rounds up to ``to`` in a narrow dtype stays below it: torch's range is [from, to)
+        values = np.minimum(values, np.nextafter(dt.np.type(hi), dt.np.type(-np.inf)))
+    return _write(tensor, values)
 
 
 def fill_bernoulli_(tensor: Tensor, p=0.5, generator=None) -> Tensor:
@@ -704,6 +740,9 @@ def fill_bernoulli_(tensor: Tensor, p=0.5, generator=None) -> Tensor:
     """
     if grad_mode.is_grad_enabled():
         check_inplace(tensor)
+    if tensor.dtype.is_complex:
+        kernel = "bernoulli_tensor_cpu_self_" if isinstance(p, Tensor) else "bernoulli_scalar_cpu_"
+        raise F.not_implemented(kernel, tensor.dtype)
     if isinstance(p, Tensor):
         if not p.dtype.is_floating_point:
             raise F.not_implemented("bernoulli_tensor_cpu_p_", p.dtype)
@@ -726,6 +765,8 @@ def fill_random_(tensor: Tensor, args: tuple, kwargs: dict, generator=None) -> T
     >>> all(3 <= v < 5 for v in fill_random_(yaten.empty(8), (3, 5), {}).tolist())
     True
     """
+    if tensor.dtype.is_complex:
+        raise F.not_implemented("random_kernel_cpu", tensor.dtype)
     low, high = _random_range(tensor.dtype, args, kwargs)
     g = _generator("random_", generator, tensor.device)
     with _host_engine(g) as engine:
@@ -773,6 +814,9 @@ def fill_normal_(tensor: Tensor, mean=0.0, std=1.0, generator=None) -> Tensor:
     yaten.Size([2, 3])
     """
     dt = tensor.dtype
+    if dt.is_complex:  # each part N(mean, std²/2), as torch's
+        fill_normal_(_parts(tensor), mean, std * math.sqrt(0.5), generator)
+        return tensor
     if not dt.is_floating_point:
         raise F.not_implemented("normal_kernel_cpu", dt)
     m, s = float(mean), float(std)

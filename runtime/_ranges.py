@@ -122,7 +122,7 @@ def arange(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, r
     s, e, st = (number_arg("arange", nm, pos, v) for (nm, pos), v in zip(names, (start, end, step)))
     inferred = D.get_default_dtype() if any(isinstance(v, float) for v in (s, e, st)) else D.int64
     dt, dev = options("arange", dtype, device, requires_grad, default=inferred)
-    if dt is D.bool:
+    if dt is D.bool or dt.is_complex:
         raise not_implemented("arange_cpu", dt)
     n, xs, xst = _arange_size(s, e, st, dt)
     try:
@@ -149,6 +149,11 @@ def _linspace_values(start, end, n: int, dtype: D.dtype) -> np.ndarray:
     Floating dtypes compute in their own type (``step = (end - start) / (n - 1)``, one fused
     multiply-add per element; half and bfloat16 without fusing); integral dtypes step in double and truncate.
     """
+    if dtype.is_complex:  # the real and imaginary parts each spaced as the real dtype's
+        z0, z1 = complex(checked_scalar(start, dtype)), complex(checked_scalar(end, dtype))
+        real = dtype.to_real()
+        parts = (_linspace_values(z0.real, z1.real, n, real), _linspace_values(z0.imag, z1.imag, n, real))
+        return np.stack(parts, axis=-1).view(dtype.np)[:, 0]
     s = checked_scalar(start, dtype)
     if n == 1:
         return np.full(1, s, dtype.np)  # torch fills with start and never converts end

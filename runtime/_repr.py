@@ -1,6 +1,6 @@
 """PyTorch's tensor ``repr`` format, as a pure function over host numpy arrays.
 
-This reproduces the rules of ``torch/_tensor_str.py`` (PyTorch 2.13) for dense, strided, real tensors:
+This reproduces the rules of ``torch/_tensor_str.py`` (PyTorch 2.13) for dense, strided tensors:
 the print options, the formatter that picks integer, fixed or scientific notation, summarization with
 ``...``, line wrapping and the ``dtype=`` / ``device=`` / ``grad_fn=`` suffixes. The Tensor layer
 copies its data to the host and calls :func:`format_tensor`; nothing here knows about Tensors.
@@ -19,6 +19,7 @@ import numpy as np
 __all__ = ["format_tensor", "get_printoptions", "set_printoptions"]
 
 _FLOAT_NAMES = frozenset({"float16", "bfloat16", "float32", "float64"})
+_COMPLEX_NAMES = frozenset({"complex64", "complex128"})
 
 
 @dataclasses.dataclass
@@ -146,6 +147,27 @@ class _Formatter:
         return " " * (self.max_width - len(text)) + text
 
 
+class _ComplexFormatter:
+    """torch's pair of formatters for a complex tensor: one for the real parts, one for the imaginary.
+
+    >>> f = _ComplexFormatter(np.array([1 + 2j, 3 - 1j]))
+    >>> f.format(3 - 1j), f.max_width
+    ('3.-1.j', 6)
+    """
+
+    def __init__(self, values: np.ndarray):
+        self.real = _Formatter(values.real, floating=True)
+        self.imag = _Formatter(values.imag, floating=True)
+        # The element width torch lines up by: both parts and the "j" (the sign is in imag's width).
+        self.max_width = self.real.max_width + self.imag.max_width + 1
+
+    def format(self, value: complex) -> str:
+        real_str = self.real.format(value.real)
+        imag_str = (self.imag.format(value.imag) + "j").lstrip()
+        # A sign (of a negative number, or -0.0) joins the parts; else torch puts a "+".
+        return real_str + imag_str if imag_str[0] in "+-" else real_str + "+" + imag_str
+
+
 def _summarized(values: np.ndarray) -> np.ndarray:
     """The elements a summarized print shows, which are all the formatter gets to see."""
     edge = PRINT_OPTS.edgeitems
@@ -242,10 +264,9 @@ def format_tensor(
     'tensor([], size=(0, 3))'
     """
     values = np.asarray(values)
-    if values.dtype.kind == "c":
-        raise TypeError(
-            f"format_tensor(): complex values ({values.dtype}) are not supported; pass a real array"
-        )
+    # A complex tensor prints its dtype unless it is the complex of the default float dtype.
+    default_complex_name = "complex128" if default_dtype_name == "float64" else "complex64"
+    defaults = (default_dtype_name, default_complex_name, "int64", "bool")
     start = prefix + "("
     indent = len(start)
     shape = str(tuple(int(s) for s in values.shape))
@@ -262,12 +283,14 @@ def format_tensor(
     else:
         if not PRINT_OPTS.edgeitems:
             suffixes.append("size=" + shape)
-        if dtype_name not in (default_dtype_name, "int64", "bool"):
+        if dtype_name not in defaults:
             suffixes.append(f"dtype=yaten.{dtype_name}")
         summarize = values.size > PRINT_OPTS.threshold
-        formatter = _Formatter(
-            _summarized(values) if summarize else values, floating=dtype_name in _FLOAT_NAMES
-        )
+        shown = _summarized(values) if summarize else values
+        if dtype_name in _COMPLEX_NAMES:
+            formatter = _ComplexFormatter(shown)
+        else:
+            formatter = _Formatter(shown, floating=dtype_name in _FLOAT_NAMES)
         body = _tensor_str(values, indent, summarize, formatter)
     if grad_fn_name is not None:
         suffixes.append(f"grad_fn=<{grad_fn_name}>")

@@ -164,7 +164,7 @@ class Tensor(TensorMethods):
         return self._dtype.is_floating_point
 
     def is_complex(self) -> bool:
-        return False
+        return self._dtype.is_complex
 
     def untyped_storage(self) -> UntypedStorage:
         """The storage this tensor looks into; every view of it (and ``set_`` sharers) return the same one.
@@ -305,7 +305,7 @@ class Tensor(TensorMethods):
                 "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
-        if value and not self._dtype.is_floating_point:
+        if value and not (self._dtype.is_floating_point or self._dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if value and not _GRAD.inference and is_inference(self):
             raise RuntimeError(
@@ -319,7 +319,7 @@ class Tensor(TensorMethods):
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
-        if requires_grad and not self._dtype.is_floating_point:
+        if requires_grad and not (self._dtype.is_floating_point or self._dtype.is_complex):
             # PyTorch words this one differently from the requires_grad setter's.
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
@@ -532,14 +532,23 @@ class Tensor(TensorMethods):
             )
         return bool(self.item())
 
+    def _real_scalar(self, c_type: str):
+        # A complex value converts only when its imaginary part is zero, as c10's checked conversion.
+        v = self._scalar()
+        if isinstance(v, complex):
+            if v.imag != 0:
+                raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+            return v.real
+        return v
+
     def __float__(self) -> float:
-        return float(self._scalar())
+        return float(self._real_scalar("double"))
 
     def __int__(self) -> int:
-        return int(self._scalar())
+        return int(self._real_scalar("int64_t"))
 
     def __index__(self) -> int:
-        if self._dtype.kind == "f" or self._data.size != 1:
+        if self._dtype.kind in "fc" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 

@@ -17,8 +17,8 @@ class finfo:
     """
 
     def __init__(self, type=_DEFAULT):
-        dt = _dtype_arg("finfo", D.get_default_dtype() if type is _DEFAULT else type)
-        if not dt.is_floating_point:
+        dt = _dtype_arg("finfo", D.get_default_dtype() if type is _DEFAULT else type).to_real()
+        if not dt.is_floating_point:  # a complex dtype is described by its parts' float dtype, as torch
             raise TypeError(
                 "yaten.finfo() requires a floating point input type. Use yaten.iinfo to handle 'yaten.finfo'"
             )
@@ -54,7 +54,7 @@ class iinfo:
         dt = _dtype_arg("iinfo", type)
         if dt is D.bool:
             raise TypeError("yaten.bool is not supported by yaten.iinfo")
-        if dt.is_floating_point:
+        if dt.is_floating_point or dt.is_complex:
             raise TypeError(
                 "yaten.iinfo() requires an integer input type. Use yaten.finfo to handle 'yaten.iinfo'"
             )

@@ -32,11 +32,10 @@ from ._tensor import Size, Tensor
 # PyTorch's legacy storage class names (``torch.FloatStorage``) for yaten's dtypes.
 STORAGE_NAME = {d: f"{D.LEGACY_NAME[d]}Storage" for d in D.ALL}
 _UNSUPPORTED_STORAGES = (
-    "ComplexFloatStorage", "ComplexDoubleStorage", "QInt8Storage", "QUInt8Storage",
-    "QInt32Storage", "QUInt4x2Storage", "QUInt2x4Storage",
+    "ComplexHalfStorage", "QInt8Storage", "QUInt8Storage", "QInt32Storage", "QUInt4x2Storage", "QUInt2x4Storage",
 )  # fmt: skip
 _UNSUPPORTED_DTYPES = (
-    "complex32", "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64",
+    "complex32", "chalf", "uint16", "uint32", "uint64",
     "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "qint8", "quint8", "qint32",
 )  # fmt: skip
 

@@ -29,7 +29,7 @@ __all__ = ["load", "load_file", "save", "save_file"]
 
 _CODE = {
     D.bool: "BOOL", D.uint8: "U8", D.int8: "I8", D.int16: "I16", D.int32: "I32", D.int64: "I64",
-    D.float16: "F16", D.bfloat16: "BF16", D.float32: "F32", D.float64: "F64",
+    D.float16: "F16", D.bfloat16: "BF16", D.float32: "F32", D.float64: "F64", D.complex64: "C64",
 }  # fmt: skip
 _DTYPE = {code: d for d, code in _CODE.items()}
 _OTHER_CODES = (
@@ -42,7 +42,6 @@ _OTHER_CODES = (
     "F4",
     "F6_E2M3",
     "F6_E3M2",
-    "C64",
 )
 _MAX_HEADER = 100_000_000  # the reference implementation's limit
 
@@ -57,6 +56,8 @@ def _check_tensors(tensors) -> None:
             raise ValueError("'__metadata__' is reserved for the metadata and can't name a tensor")
         if not isinstance(t, Tensor):
             raise TypeError(f"tensors[{name!r}] must be a Tensor, got {type(t).__name__}")
+        if t.dtype not in _CODE:  # the format has complex64 ("C64") but no complex128
+            raise TypeError(f"safetensors has no dtype for {t.dtype}: tensors[{name!r}] can't be saved")
 
 
 def save(tensors: dict, metadata: dict | None = None) -> bytes:

@@ -114,5 +114,5 @@ def report(node) -> None:
 
 def check_nan(node, grads) -> None:
     for i, g in enumerate(grads):
-        if g is not None and g._dtype.is_floating_point and bool(g.isnan().any()):
+        if g is not None and (g._dtype.is_floating_point or g._dtype.is_complex) and bool(g.isnan().any()):
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")

@@ -418,7 +418,8 @@ def _wrap_outputs(ctx, inputs, raw: tuple, executable: bool, with_setup: bool) -
         key = id(var)
         is_input = key in input_ids
         is_modified = key in dirty_ids
-        differentiable = node is not None and key not in non_diff and var._dtype.is_floating_point
+        inexact = var._dtype.is_floating_point or var._dtype.is_complex
+        differentiable = node is not None and key not in non_diff and inexact
         if not differentiable:
             if not var._rg:
                 if is_input and not is_modified:

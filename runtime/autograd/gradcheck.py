@@ -6,6 +6,12 @@ output with respect to every input that requires grad (slow mode, element by ele
 projection of it (``fast_mode``), a second backward to catch non-reentrant formulas, a zero
 ``grad_output`` that must give zero gradients, and undefined (``None``) output gradients that every
 backward must accept. Jacobians are NumPy arrays: this is a test tool, not an op.
+
+A complex tensor counts as its real coordinates (real and imaginary part of each element, in that
+order), as torch's gradcheck splits it: the numerical Jacobian perturbs each part by ``eps``, and
+the analytical one backpropagates a grad_output of ``1`` (the real part's row) and ``1j`` (the
+imaginary part's), which under PyTorch's convention (``grad = dL/dRe + 1j * dL/dIm`` of the real
+``L = Re(sum(conj(grad_output) * output))``) gives the same matrix.
 """
 
 import warnings
@@ -51,9 +57,19 @@ def _differentiable_outputs(out) -> tuple:
     return tuple(o for o in _as_tuple(out) if _is_tensor(o) and o._rg)
 
 
+def _inexact(t) -> bool:
+    return t._dtype.is_floating_point or t._dtype.is_complex
+
+
 def _float_outputs(out) -> list:
-    """The outputs a numerical Jacobian is taken of (floating tensors, whether or not they require grad)."""
-    return [o for o in _as_tuple(out) if _is_tensor(o) and o._dtype.is_floating_point]
+    """The outputs a numerical Jacobian is taken of (floating or complex tensors, whether or not they
+    require grad)."""
+    return [o for o in _as_tuple(out) if _is_tensor(o) and _inexact(o)]
+
+
+def _real_numel(t) -> int:
+    """How many real coordinates ``t`` has (two per complex element)."""
+    return t.numel() * (2 if t._dtype.is_complex else 1)
 
 
 def _unsupported(**options) -> None:
@@ -72,7 +88,7 @@ def _check_inputs(inputs) -> None:
     for idx, x in enumerate(inputs):
         if not (_is_tensor(x) and x._rg):
             continue
-        if x._dtype.name != "float64":
+        if x._dtype.name not in ("float64", "complex128"):
             warnings.warn(
                 f"Input #{idx} requires gradient and is not a double precision floating point or complex. "
                 "This check will likely fail if all the inputs are not of double precision floating point "
@@ -94,8 +110,23 @@ def _check_inputs(inputs) -> None:
 
 
 def _host64(t) -> np.ndarray:
-    """``t``'s values as a flat float64 array in logical (row-major) order; always a copy."""
-    return np.array(t.detach()._host(), dtype=np.float64).reshape(-1)
+    """``t``'s real coordinates as a flat float64 array in logical (row-major) order; always a copy."""
+    host = t.detach()._host()
+    if host.dtype.kind == "c":
+        return np.stack((host.real, host.imag), axis=-1).astype(np.float64).reshape(-1)
+    return np.array(host, dtype=np.float64).reshape(-1)
+
+
+def _directions(t) -> tuple:
+    # The unit steps along one element's real coordinates.
+    return (1, 1j) if t._dtype.is_complex else (1,)
+
+
+def _from_real_coords(a: np.ndarray, t) -> np.ndarray:
+    """Flat real coordinates ``a`` as values shaped (and typed: complex or real) like ``t``."""
+    if t._dtype.is_complex:
+        a = a[0::2] + 1j * a[1::2]
+    return a.astype(t._dtype.np).reshape(tuple(t.shape))
 
 
 def _evaluate(func, inputs) -> list:
@@ -128,15 +159,16 @@ def _numerical_jacobian(func, inputs, wrt, eps) -> list:
         x = inputs[i]
         p = _Perturbed(x)
         cols = None
-        for k, idx in enumerate(np.ndindex(tuple(x.shape))):
+        steps = [(idx, d * eps) for idx in np.ndindex(tuple(x.shape)) for d in _directions(x)]
+        for k, (idx, step) in enumerate(steps):
             orig = p.get(idx)
-            p.set(idx, orig - eps)
+            p.set(idx, orig - step)
             minus = _evaluate(func, inputs)
-            p.set(idx, orig + eps)
+            p.set(idx, orig + step)
             plus = _evaluate(func, inputs)
             p.set(idx, orig)
             if cols is None:
-                cols = [np.zeros((x.numel(), m.size)) for m in minus]
+                cols = [np.zeros((len(steps), m.size)) for m in minus]
             for c, a, b in zip(cols, minus, plus):
                 if a.size != b.size:
                     raise AssertionError(
@@ -145,7 +177,7 @@ def _numerical_jacobian(func, inputs, wrt, eps) -> list:
                     )
                 c[k] = (b - a) / (2 * eps)
         if cols is None:  # an empty input: no columns, but one (0, numel) block per output
-            cols = [np.zeros((0, o.numel())) for o in _float_outputs(func(*inputs))]
+            cols = [np.zeros((0, _real_numel(o))) for o in _float_outputs(func(*inputs))]
         jac.append(cols)
     return jac
 
@@ -154,11 +186,10 @@ def _numerical_jvp(func, inputs, i, u, eps) -> list:
     """J u for input ``i`` along direction ``u`` (flat), one flat array per float output."""
     x = inputs[i]
     p = _Perturbed(x)
-    shape = tuple(x.shape)
     if x._device.type != "cpu":
         raise NotImplementedError("gradcheck(fast_mode=True) perturbs cpu inputs only")
     orig = np.array(p.data, copy=True)
-    delta = (u * eps).reshape(shape).astype(orig.dtype)
+    delta = _from_real_coords(u * eps, x)
     p.data[...] = orig - delta
     minus = _evaluate(func, inputs)
     p.data[...] = orig + delta
@@ -179,7 +210,7 @@ def _stack(rows, diff_inputs, numel_out):
     sizes_ok, types_ok = True, True
     mats = []
     for x, col_list in zip(diff_inputs, rows):
-        m = np.zeros((x.numel(), numel_out))
+        m = np.zeros((_real_numel(x), numel_out))
         for k, g in enumerate(col_list):
             if g is None:
                 continue
@@ -188,7 +219,10 @@ def _stack(rows, diff_inputs, numel_out):
                 continue
             if g._dtype is not x._dtype:
                 types_ok = False
-            m[:, k] = _host64(g)
+            coords = _host64(g)
+            if g._dtype.is_complex != x._dtype.is_complex:  # a real gradient of a complex input, or back
+                coords = _host64(g.to(x._dtype)) if x._dtype.is_complex else coords[0::2]
+            m[:, k] = coords
         mats.append(m)
     return mats, sizes_ok, types_ok
 
@@ -206,11 +240,11 @@ def _unit_grad_outputs(output) -> list:
     import yaten
 
     out = []
-    n = output.numel()
+    n = _real_numel(output)
     for k in range(n):
-        unit = np.zeros(n, output._dtype.np)
+        unit = np.zeros(n)
         unit[k] = 1
-        out.append(yaten.as_tensor(unit.reshape(tuple(output.shape)), device=output.device))
+        out.append(yaten.as_tensor(_from_real_coords(unit, output), device=output.device))
     return out
 
 
@@ -236,7 +270,7 @@ def _analytical_jacobian(output, diff_inputs, vs, numel_out, nondet_tol, check_g
 def _as_yaten(a: np.ndarray, dtype):
     import yaten
 
-    return yaten.tensor(a, dtype=dtype)
+    return yaten.tensor(a, dtype=dtype.to_real())
 
 
 def _notallclose_msg(analytical, numerical, output_idx, input_idx) -> str:
@@ -268,7 +302,7 @@ def _slow_gradcheck(func, func_out, inputs, wrt, outputs, eps, rtol, atol, nonde
     diff_inputs = [inputs[i] for i in wrt]
     for j, o in enumerate(outputs):
         analytical = _analytical_jacobian(
-            o, diff_inputs, _unit_grad_outputs(o), o.numel(), nondet_tol, check_grad_dtypes
+            o, diff_inputs, _unit_grad_outputs(o), _real_numel(o), nondet_tol, check_grad_dtypes
         )
         for i, a in enumerate(analytical):
             n = numerical[i][keep[j]]
@@ -290,8 +324,8 @@ def _fast_gradcheck(func, func_out, inputs, wrt, outputs, eps, rtol, atol, nonde
     import yaten
 
     rng = np.random.default_rng(0)
-    all_u = [_random_unit_vector(rng, inputs[i].numel()) for i in wrt]
-    all_v = [_random_unit_vector(rng, o.numel()) for o in outputs]
+    all_u = [_random_unit_vector(rng, _real_numel(inputs[i])) for i in wrt]
+    all_v = [_random_unit_vector(rng, _real_numel(o)) for o in outputs]
     float_outs = _float_outputs(func_out)
     keep = [j for j, o in enumerate(float_outs) if o._rg]
     ju = [_numerical_jvp(func, inputs, i, u, eps) for i, u in zip(wrt, all_u)]
@@ -303,7 +337,7 @@ def _fast_gradcheck(func, func_out, inputs, wrt, outputs, eps, rtol, atol, nonde
         return
     diff_inputs = [inputs[i] for i in wrt]
     for j, (o, v) in enumerate(zip(outputs, all_v)):
-        vt = yaten.as_tensor(v.astype(o._dtype.np).reshape(tuple(o.shape)), device=o.device)
+        vt = yaten.as_tensor(_from_real_coords(v, o), device=o.device)
         vj = _analytical_jacobian(o, diff_inputs, [vt], 1, nondet_tol, check_grad_dtypes)
         for i, u in enumerate(all_u):
             a = float(vj[i][:, 0] @ u)
@@ -320,7 +354,7 @@ def _slow_mode_report(func, inputs, wrt, outputs, i, j, keep, eps, rtol, atol) -
     numerical = _numerical_jacobian(func, inputs, [wrt[i]], eps)[0][keep[j]]
     o = outputs[j]
     analytical = _analytical_jacobian(
-        o, [inputs[wrt[i]]], _unit_grad_outputs(o), o.numel(), float("inf"), False
+        o, [inputs[wrt[i]]], _unit_grad_outputs(o), _real_numel(o), float("inf"), False
     )[0]
     max_diff = np.abs(numerical - analytical).max() if numerical.size else 0.0
     msg = (
@@ -488,16 +522,21 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
 
 def _random_grad_output(x, noncontiguous: bool):
     """A tensor like ``x`` (float64 for a non-float output) of uniform values in [-1, 1), requiring grad,
-    as ``torch.testing.make_tensor(..., low=-1, high=1, noncontiguous=...)``."""
+    as ``torch.testing.make_tensor(..., low=-1, high=1, noncontiguous=...)``; a complex one's parts
+    each in [-1, 1)."""
     import yaten
 
-    dtype = x.dtype if x.is_floating_point() else yaten.float64
+    dtype = x.dtype if _inexact(x) else yaten.float64
+
+    def uniform(shape):
+        if dtype.is_complex:  # the parts, drawn as a real (..., 2) tensor
+            shape = (*shape, 2)
+        t = yaten.rand(shape, dtype=dtype.to_real(), device=x.device) * 2 - 1
+        return yaten.view_as_complex(t) if dtype.is_complex else t
+
     shape = tuple(x.shape)
-    if noncontiguous and x.numel() > 1:
-        wide = yaten.rand((*shape[:-1], 2 * shape[-1]), dtype=dtype, device=x.device) * 2 - 1
-        t = wide[..., ::2]
-    else:
-        t = yaten.rand(shape, dtype=dtype, device=x.device) * 2 - 1
+    wide = noncontiguous and x.numel() > 1
+    t = uniform((*shape[:-1], 2 * shape[-1]))[..., ::2] if wide else uniform(shape)
     return t.detach().requires_grad_()
 
 

@@ -50,7 +50,7 @@ def connect(node, inputs) -> None:
 
 
 def set_history(result, node, output_nr: int = 0) -> None:
-    if not result._dtype.is_floating_point:
+    if not (result._dtype.is_floating_point or result._dtype.is_complex):
         return  # integer and bool outputs are not differentiable (argmax-like results, .long())
     result._grad_fn = node
     result._rg = True

@@ -17,7 +17,7 @@ def _bounds(dtype, low, high, lowest, highest, default) -> tuple:
     high = default[1] if high is None else high
     if any(isinstance(v, float) and math.isnan(v) for v in (low, high)):
         raise ValueError(f"`low` and `high` cannot be NaN, but got {low=} and {high=}")
-    if low == high and dtype.is_floating_point:
+    if low == high and dtype.kind in "fc":
         warnings.warn(
             "Passing `low==high` to `torch.testing.make_tensor` for floating or complex types is deprecated "
             "since 2.1 and will be removed in 2.3. Use `torch.full(...)` instead.",
@@ -32,7 +32,7 @@ def _bounds(dtype, low, high, lowest, highest, default) -> tuple:
             f"but {dtype} only supports [{lowest}, {highest})"
         )
     low, high = min(max(low, lowest), highest), min(max(high, lowest), highest)
-    if not dtype.is_floating_point:  # integer bounds are ceiled: randint's high is exclusive
+    if dtype.kind in "bi":  # integer bounds are ceiled: randint's high is exclusive
         return math.ceil(low), math.ceil(high)
     return low, high
 
@@ -43,9 +43,10 @@ def make_tensor(
 ):  # fmt: skip
     """A tensor of ``shape`` with values drawn uniformly from ``[low, high)``.
 
-    Defaults: bool ``[0, 2)``, integers ``[-9, 10)`` (clamped to the dtype's range), floating ``[-9, 9)``.
-    ``noncontiguous`` returns a strided view; ``exclude_zero`` replaces zeros by 1 (integers, bool) or the
-    dtype's smallest normal number; ``requires_grad`` is for floating dtypes only.
+    Defaults: bool ``[0, 2)``, integers ``[-9, 10)`` (clamped to the dtype's range), floating ``[-9, 9)``
+    (complex: each part). ``noncontiguous`` returns a strided view; ``exclude_zero`` replaces zeros by 1
+    (integers, bool) or the dtype's smallest normal number; ``requires_grad`` is for floating and complex
+    dtypes only.
 
     >>> import yaten
     >>> t = yaten.testing.make_tensor(2, 3, dtype=yaten.float32, device="cpu", low=-1, high=1)
@@ -63,7 +64,7 @@ def make_tensor(
             f"The parameters `noncontiguous` and `memory_format` are mutually exclusive, "
             f"but got {noncontiguous=} and {memory_format=}"
         )
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and dtype.kind not in "fc":
         raise ValueError(
             f"`requires_grad=True` is not supported for boolean and integral dtypes, but got {dtype=}"
         )
@@ -73,12 +74,12 @@ def make_tensor(
     if dtype is D.bool:
         low, high = _bounds(dtype, low, high, 0, 2, _DEFAULTS["bool"])
         result = randint(low, high, shape, device=device, dtype=dtype)
-    elif dtype in D.ALL and not dtype.is_floating_point:
+    elif dtype in D.ALL and dtype.kind == "i":
         info = iinfo(dtype)
         highest = info.max + (1 if dtype is not D.int64 else 0)
         low, high = _bounds(dtype, low, high, info.min, highest, _DEFAULTS["int"])
         result = randint(low, high, shape, device=device, dtype=dtype)
-    elif dtype in D.ALL:
+    elif dtype in D.ALL:  # floating, or complex (uniform_ fills each part)
         info = finfo(dtype)
         low, high = _bounds(dtype, low, high, info.min, info.max, _DEFAULTS["float"])
         result = empty(shape, device=device, dtype=dtype)
@@ -96,7 +97,7 @@ def make_tensor(
     elif memory_format is not None:
         result = result.clone(memory_format=memory_format)
     if exclude_zero:
-        result[result == 0] = finfo(dtype).tiny if dtype.is_floating_point else 1
-    if dtype.is_floating_point:
+        result[result == 0] = finfo(dtype).tiny if dtype.kind in "fc" else 1
+    if dtype.kind in "fc":
         result.requires_grad = requires_grad
     return result

@@ -251,6 +251,6 @@ def test_custom_prefix():
     assert format_tensor(arr, dtype_name="float32", device="cpu", prefix="Parameter") == expected
 
 
-def test_complex_is_rejected():
-    with pytest.raises(TypeError, match="complex"):
-        format_tensor(np.zeros(2, dtype=np.complex64), dtype_name="complex64", device="cpu")
+def test_complex_values_print_as_torch():
+    arr = np.array([1 + 2j, 3 - 1j, -0.5e-5 + 1e3j], dtype=np.complex64)
+    assert format_tensor(arr, dtype_name="complex64", device="cpu") == _torch_repr(torch.from_numpy(arr))

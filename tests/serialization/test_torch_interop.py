@@ -139,8 +139,8 @@ def test_yaten_types_arrive_as_torch_types(tmp_path):
 
 
 def test_unsupported_torch_dtypes_say_so(tmp_path):
-    torch.save({"x": torch.ones(2, dtype=torch.complex64)}, tmp_path / "t.pt")
-    with pytest.raises(RuntimeError, match=r"torch.ComplexFloatStorage, a dtype yaten does not have"):
+    torch.save({"d": torch.complex32}, tmp_path / "t.pt")
+    with pytest.raises(RuntimeError, match=r"torch.complex32, a dtype yaten does not have"):
         yaten.load(tmp_path / "t.pt")
 
 

@@ -2,10 +2,12 @@
 
 They differ from NumPy's in two places: float64 -> float16 and -> bfloat16 round via float32
 (``c10::Half`` and ``c10::BFloat16`` are built from a float), and float -> uint8 goes through int64
-(so -1.5 -> 255).
+(so -1.5 -> 255). A complex value goes to a real dtype by its real part, with torch's warning (to bool:
+nonzero in either part).
 """
 
 import math
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -52,10 +54,18 @@ def c_contiguous(a: np.ndarray) -> np.ndarray:
     return a if a.flags.c_contiguous else a.copy(order="C")
 
 
+COMPLEX_TO_REAL_WARNING = "Casting complex values to real discards the imaginary part"
+
+
 def cast(src: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """``src`` converted to ``dtype`` as c10 converts (no copy when the dtype already matches)."""
     if src.dtype == dtype:
         return src
+    if src.dtype.kind == "c" and dtype.kind != "c":
+        if dtype == BOOL:
+            return src != 0
+        warnings.warn(COMPLEX_TO_REAL_WARNING, UserWarning, stacklevel=2)
+        src = src.real
     with np.errstate(invalid="ignore", over="ignore"):  # NaN and inf to an integer: as C gives
         if (dtype in HALVES and src.dtype == F64) or BF16 in (src.dtype, dtype):
             src = src.astype(F32)  # c10 converts bfloat16 to and from everything through float
@@ -76,6 +86,12 @@ def scalar_to(value, dtype: np.dtype):
         check_int64_range(value)
     if dtype == BOOL:
         return np.bool_(value != 0)
+    if dtype.kind == "c":
+        z = complex(value)
+        limit = float(np.finfo(dtype).max)
+        if any(math.isfinite(p) and abs(p) > limit for p in (z.real, z.imag)):
+            raise overflow(dtype)
+        return dtype.type(z)
     if isinstance(value, complex):
         if value.imag != 0:
             raise overflow(dtype)

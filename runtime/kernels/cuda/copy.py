@@ -8,12 +8,13 @@ are ``!= 0``, floats to ints truncate, as NumPy's ``astype``.
 """
 
 import numbers
+import warnings
 
 import numpy as np
 from numba import cuda
 
 from ..._memory_format import check_rank
-from ..cpu.convert import scalar_to
+from ..cpu.convert import COMPLEX_TO_REAL_WARNING, scalar_to
 from ..cpu.shape import preserve_strides
 from . import memory
 
@@ -91,6 +92,8 @@ def copy_into(dst, src):
     element is read after it was overwritten. Returns ``dst``.
     """
     shape = tuple(dst.shape)
+    if src.dtype.kind == "c" and dst.dtype.kind != "c":
+        src = _real_part(src, dst.dtype)
     src_strides = expand_strides(src, shape, copy=True)
     total = dst.size
     if total == 0:
@@ -104,6 +107,18 @@ def copy_into(dst, src):
     cshape, (dstr, sstr) = coalesce(shape, dst_strides, src_strides)
     launch(_scatter, total, dst_flat, dstr, src_flat, sstr, cshape, total)
     return dst
+
+
+def _real_part(src, dst_dtype):
+    # A complex value converts to a real dtype by its real part, as the CPU's cast does; to bool it is
+    # nonzero in either part, which the one-input copy kernel can't see.
+    if dst_dtype == np.bool_:
+        raise NotImplementedError(
+            "Could not run 'aten::_to_copy' with arguments from the 'CUDA' backend: yaten has no cuda kernel "
+            "converting complex to bool; convert on the cpu"
+        )
+    warnings.warn(COMPLEX_TO_REAL_WARNING, UserWarning, stacklevel=4)
+    return memory.raw_view(src, np.finfo(src.dtype).dtype, src.shape, src.strides, 0)  # the real parts
 
 
 def _gather_new(arr, shape, strides, dt):
