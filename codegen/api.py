@@ -237,7 +237,7 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
     body = [grad_line] if grad_line else []
     if any("grad" in F.free_names(formula) for _, formula, _ in d.formulas):
         body.append("grad = grads[0]")
-    body.append("needs = node._needs()")
+    needs_at = len(body)
     index = {name: i for i, (name, _) in enumerate(inputs)}
     need = _need_exprs(inputs)
     for names, formula, line in d.formulas:
@@ -246,10 +246,13 @@ def node_plan(d: Derivative, cls: str, spec: Spec, op_names: set) -> NodePlan:
                 f"grad_{names[0]} = {_guarded(formula)} if {need[names[0]]} else None  # spec/derivatives.yaml:{line}"
             )
         else:
-            mask = ", ".join(need[n] for n in names)
-            body.append(f"grad_input_mask = ({mask},)")
+            if "grad_input_mask" in F.free_names(formula):
+                mask = ", ".join(need[n] for n in names)
+                body.append(f"grad_input_mask = ({mask},)")
             targets = ", ".join(f"grad_{n}" for n in names)
             body.append(f"{targets} = {formula}  # spec/derivatives.yaml:{line}")
+    if any("needs[" in line for line in body):
+        body.insert(needs_at, "needs = node._needs()")
     parts = [f"*grad_{n}" if is_list else f"grad_{n}" for n, is_list in inputs]
     returns = "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
     for n, is_list in inputs:

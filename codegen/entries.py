@@ -13,7 +13,8 @@ from codegen.model import FunctionSchema
 
 DISPATCH_KEYS = ("CPU", "CUDA", "CompositeExplicitAutograd", "CompositeImplicitAutograd")
 VARIANTS = ("function", "method")
-PROMOTION_KINDS = ("default", "int_to_float", "always_bool", "bool_to_long")
+# PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND: complex_to_float is abs's (a complex input gives a real result).
+PROMOTION_KINDS = ("default", "int_to_float", "always_bool", "bool_to_long", "complex_to_float")
 DTYPE_SETS = ("all", "floating", "integral", "no_bool")
 
 
@@ -55,6 +56,9 @@ class NativeFunction:
     # The torch submodule that binds the function (``python_module: fft``: ``fft_rfft`` is
     # ``yaten.fft.rfft``), as torchgen's key; None for the ``yaten`` namespace itself.
     python_module: str | None = None
+    # ``complex: true``: the kernel is defined for complex64/complex128 too (PyTorch's *_AND_COMPLEX
+    # dispatch); without it a complex input raises PyTorch's error for the op.
+    complex: bool = False
 
     KEYS = (
         "func",
@@ -64,6 +68,7 @@ class NativeFunction:
         "promotion",
         "promote",
         "dtypes",
+        "complex",
         "scalar_of",
         "cpu_scalars",
         "aliases",
@@ -104,6 +109,9 @@ class NativeFunction:
         dtypes = _take(entry, "dtypes", str, "all")
         if dtypes not in DTYPE_SETS:
             raise ValueError(f"unknown dtypes '{dtypes}'; use one of {', '.join(DTYPE_SETS)}")
+        complex_ = _take(entry, "complex", bool, False)
+        if complex_ and (pointwise is None or dtypes == "integral"):
+            raise ValueError("'complex: true' is for pointwise ops whose dtypes include floating ones")
         entry.pop("tags", None)
         doc = _take(entry, "doc", str)
         scalar_of = _take(entry, "scalar_of", str)
@@ -133,7 +141,7 @@ class NativeFunction:
         promote = tuple(promote) if promote else None
         return cls(
             schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line, scalar_of, cpu_scalars, aliases,
-            python_module,
+            python_module, complex_,
         )  # fmt: skip
 
     @property

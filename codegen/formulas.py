@@ -99,3 +99,21 @@ def numpy_ufunc(expr: str, tensors: set) -> str | None:
     if binary and all(isinstance(side, ast.Name) and side.id in tensors for side in (top.left, top.right)):
         return NUMPY_BINARY[type(top.op)]
     return None
+
+
+# What numba.cuda computes on complex numbers as on real ones: +, -, *, ==, != and where().
+_CUDA_COMPLEX_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Name,
+                       ast.Constant, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.USub, ast.Eq, ast.NotEq, ast.And,
+                       ast.Or, ast.Call)  # fmt: skip
+
+
+def cuda_takes_complex(expr: str) -> bool:
+    """Whether the CUDA kernel of a pointwise expression computes complex numbers: arithmetic and
+    comparison for equality only (no division, whose complex form Numba may raise from, and no scalar
+    functions, which call ``math``'s real-only ones on a GPU), and ``where``."""
+    for node in ast.walk(parse(expr)):
+        if not isinstance(node, _CUDA_COMPLEX_NODES):
+            return False
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "where"):
+            return False
+    return True

@@ -66,8 +66,8 @@ def pointwise_params(fn: NativeFunction) -> list[str]:
 
 
 def pointwise_decl(fn: NativeFunction) -> tuple:
-    """(op function name, tensor positions, promoted positions, kind, dtypes, alpha position, the cpu
-    kernel for alpha == 1 or None)."""
+    """(op function name, tensor positions, promoted positions, kind, dtypes, the devices whose kernels
+    take complex numbers, alpha position, the cpu kernel for alpha == 1 or None)."""
     params = fn.schema.flat_arguments
     tensors = tuple(i for i, a in enumerate(params) if str(a.type) == "Tensor")
     if fn.promote is not None:
@@ -79,7 +79,10 @@ def pointwise_decl(fn: NativeFunction) -> tuple:
     alpha = next((i for i, a in enumerate(params) if a.name == "alpha"), None)
     unit = alpha is not None and F.without_unit_factor(fn.pointwise, "alpha") is not None
     unit_fn = f"_pw_cpu.{api.pyname(fn)}_kernel_unit_alpha" if unit else "None"
-    return api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(alpha), unit_fn
+    complex_ = (("cpu", "cuda") if F.cuda_takes_complex(fn.pointwise) else ("cpu",)) if fn.complex else ()
+    return (
+        api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(complex_), repr(alpha), unit_fn
+    )  # fmt: skip
 
 
 def return_type(fn: NativeFunction) -> tuple[str, tuple] | None:

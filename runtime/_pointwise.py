@@ -13,21 +13,22 @@ from . import _dtype as D
 from ._fp_errors import quiet
 from ._host_allocator import allocation_error
 from ._overlap import assert_no_overlap_with_inputs
-from ._pointwise_checks import CHECKS
+from ._pointwise_checks import CHECKS, complex_refusal, op_name
 from ._promotion import can_cast, infer_size, result_type_of
 
 
 class _Plan:
     """What one combination of argument dtypes needs: result/compute dtypes, casts, the ufunc."""
 
-    __slots__ = ("casts", "check", "ct", "result_alloc", "rt", "ufunc")
+    __slots__ = ("casts", "check", "ct", "kt", "result_alloc", "rt", "ufunc")
 
-    def __init__(self, rt, ct, casts, result_alloc, check):
+    def __init__(self, rt, ct, kt, casts, check):
         self.rt = rt
         self.ct = ct
+        self.kt = kt  # what the kernel returns: ct, bool (comparisons) or ct's real part (abs of complex)
         self.casts = casts  # (position, NumPy dtype) of the tensor arguments to convert first
         self.ufunc = None  # the cpu ufunc, built on first use on cpu
-        self.result_alloc = result_alloc  # the kernel computes in ct but the result is rt (float16, bfloat16)
+        self.result_alloc = rt is not kt  # the kernel computes in ct but the result is rt (float16, bfloat16)
         self.check = check  # what PyTorch checks on every call's values (a zero divisor), or None
 
 
@@ -48,6 +49,7 @@ class PointwiseOp:
         "_quiet_run",
         "_unit_alpha",
         "alpha",
+        "complex",
         "dtypes",
         "kind",
         "multi_tensor",
@@ -57,12 +59,14 @@ class PointwiseOp:
     )  # fmt: skip
 
     def __init__(self, name: str, cpu_fn, tensors: tuple, promote: tuple, kind: str, dtypes: str = "all",
-                 alpha: int | None = None, unit_alpha_fn=None):  # fmt: skip
+                 alpha: int | None = None, unit_alpha_fn=None, complex: tuple = ()):  # fmt: skip
         self.name = name
         self.tensors = tensors  # positions of the tensor arguments
         self.promote = promote  # positions of the arguments that take part in promotion
-        self.kind = kind  # PyTorch's promotion kind: default, int_to_float, always_bool, bool_to_long
-        self.dtypes = dtypes  # input dtypes the op is defined for: all, floating, integral, no_bool
+        self.kind = kind  # PyTorch's promotion kind: default, int_to_float, always_bool, bool_to_long,
+        # complex_to_float
+        self.dtypes = dtypes  # real input dtypes the op is defined for: all, floating, integral, no_bool
+        self.complex = complex  # the device types whose kernels take complex ones too: ("cpu", "cuda")
         self.alpha = alpha  # position of an ``alpha`` scale, which must fit the promoted dtype
         self._cpu_fn = cpu_fn
         self._quiet_run = quiet(self._run_cpu)
@@ -79,7 +83,7 @@ class PointwiseOp:
             pos = lambda i: i - (i > alpha)
             self._unit_alpha = PointwiseOp(
                 name, unit_alpha_fn, tuple(pos(i) for i in tensors),
-                tuple(pos(i) for i in promote if i != alpha), kind, dtypes,
+                tuple(pos(i) for i in promote if i != alpha), kind, dtypes, complex=complex,
             )  # fmt: skip
         _ALL.append(self)
 
@@ -94,7 +98,10 @@ class PointwiseOp:
                 scalars.append(a)
         rt = result_type_of(tensors, scalars)
         dtypes = self.dtypes
-        if (
+        if rt.kind == "c":
+            if not self.complex:
+                raise complex_refusal(self.name, rt, args)
+        elif (
             (dtypes == "floating" and rt.kind != "f")
             or (dtypes == "integral" and rt.kind not in "bi")
             or (dtypes == "no_bool" and rt is D.bool)
@@ -103,13 +110,15 @@ class PointwiseOp:
         if self.alpha is not None:
             _check_alpha(args[self.alpha], rt)
         kind = self.kind
-        if kind == "int_to_float" and rt.kind != "f":
+        if kind == "int_to_float" and rt.kind in "bi":
             rt = D.get_default_dtype()
         elif kind == "bool_to_long" and rt is D.bool:
             rt = D.int64
         ct = D.float32 if rt is D.float16 or rt is D.bfloat16 else rt
         if kind == "always_bool":
             return D.bool, ct
+        if kind == "complex_to_float":
+            return rt.to_real(), ct
         return rt, ct
 
     def _plan(self, args) -> _Plan:
@@ -118,7 +127,12 @@ class PointwiseOp:
         # tensors of another dtype than the compute dtype are converted first.
         casts = tuple((i, ct.np) for i in self.tensors if i in self.promote and args[i].dtype != ct.np)
         check = self._check and self._check(args, rt)
-        return _Plan(rt, ct, casts, rt is not ct and self.kind != "always_bool", check)
+        kt = (
+            D.bool
+            if self.kind == "always_bool"
+            else (ct.to_real() if self.kind == "complex_to_float" else ct)
+        )
+        return _Plan(rt, ct, kt, casts, check)
 
     def __call__(self, device, args, out=None):
         """The result array of this op on ``args`` (schema order); written into ``out`` if given."""
@@ -138,6 +152,13 @@ class PointwiseOp:
         if plan.check is not None and device.type == "cpu":
             plan.check(args)
         if out is not None:
+            if (
+                out is args[0]
+                and plan.rt is not plan.ct
+                and self.kind == "complex_to_float"
+                and plan.ct.kind == "c"
+            ):
+                raise RuntimeError(f"In-place {self.name} is not supported for complex tensors.")
             assert_no_overlap_with_inputs(out, args, self.tensors)
             out_dt = D.BY_NP[out.dtype]
             if not can_cast(plan.rt, out_dt):
@@ -145,6 +166,12 @@ class PointwiseOp:
                     f"result type {D.LEGACY_NAME[plan.rt]} can't be cast to the desired output type {D.LEGACY_NAME[out_dt]}"
                 )
         if device.type == "cuda":
+            if plan.ct.kind == "c" and "cuda" not in self.complex:
+                op = op_name(self.name)
+                raise NotImplementedError(
+                    f"Could not run 'aten::{op}' with arguments from the 'CUDA' backend: yaten's cuda kernel of "
+                    f"{op} takes no complex numbers ({D.LEGACY_NAME[plan.ct]}); compute it on the cpu"
+                )
             return self._cuda_kernel()(args, self.tensors, plan.rt, plan.ct, out)
         ufunc = plan.ufunc or self._build_ufunc(plan, args)
         if self.multi_tensor:
@@ -191,7 +218,7 @@ class PointwiseOp:
         types = [
             a.dtype.name if (i in self.tensors and i not in self.promote) else ct for i, a in enumerate(args)
         ]
-        plan.ufunc = build_ufunc(self._cpu_fn, "bool" if self.kind == "always_bool" else ct, types)
+        plan.ufunc = build_ufunc(self._cpu_fn, plan.kt.np.name, types)
         return plan.ufunc
 
     def _cuda_kernel(self):
@@ -228,10 +255,12 @@ def clear_plans() -> None:
 
 
 def _check_alpha(alpha, dtype) -> None:
-    if isinstance(alpha, float) and dtype.kind != "f":
-        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     if isinstance(alpha, bool) and dtype is not D.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, complex)) and dtype.kind in "bi":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, complex) and dtype.kind != "c":
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
 
 
 def _check_inplace_shape(out, call, tensors) -> None:

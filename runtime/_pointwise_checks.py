@@ -6,6 +6,7 @@ what must be looked at on every call (the values of a divisor or an exponent) as
 call's arguments, or None. Value checks run on cpu only: PyTorch's cuda kernels do not make them.
 """
 
+import re
 import warnings
 
 from . import _dtype as D
@@ -134,6 +135,65 @@ def _softshrink(args, rt):
     return check
 
 
+# PyTorch's refusal of a complex input by the ops whose kernels are real-only, where it is not the usual
+# NotImplementedError '"<op>_cpu" not implemented for ...': (type, message; {} is the dtype's name).
+_COMPLEX_REFUSALS = {
+    "sign": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                                  "Please use torch.sgn instead."),
+    "bitwise_left_shift": (NotImplementedError, "\"lshift_cpu\" not implemented for '{}'"),
+    "bitwise_right_shift": (NotImplementedError, "\"rshift_cpu\" not implemented for '{}'"),
+    "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "erf": (NotImplementedError, "\"erf_vml_cpu\" not implemented for '{}'"),
+    "erfc": (NotImplementedError, "\"erfc_vml_cpu\" not implemented for '{}'"),
+    "erfinv": (NotImplementedError, "\"erfinv_vml_cpu\" not implemented for '{}'"),
+    "i0": (NotImplementedError, "\"i0_vml_cpu\" not implemented for '{}'"),
+    "special_i1": (NotImplementedError, "\"i1_cpu\" not implemented for '{}'"),
+    "lgamma": (NotImplementedError, "\"lgamma_vml_cpu\" not implemented for '{}'"),
+    "round": (NotImplementedError, "\"round_vml_cpu\" not implemented for '{}'"),
+    "digamma": (NotImplementedError, "\"digamma\" not implemented for '{}'"),
+    # polygamma(n, x) is digamma's kernel for n = 0, trigamma's for 1, its own above.
+    "polygamma": lambda args: (NotImplementedError, f"\"{('digamma', 'trigamma')[args[0]] if args[0] < 2 else 'polygamma'}\" not implemented for '{{}}'"),
+    "fmax": (RuntimeError, "fmax not implemented for complex tensors."),
+    "fmin": (RuntimeError, "fmin not implemented for complex tensors."),
+    "maximum": (RuntimeError, "maximum not implemented for complex tensors."),
+    "minimum": (RuntimeError, "minimum not implemented for complex tensors."),
+    "isposinf": (RuntimeError, "isposinf does not support complex inputs."),
+    "isneginf": (RuntimeError, "isneginf does not support complex inputs."),
+    "deg2rad": (RuntimeError, "deg2rad is not supported for complex tensors."),
+    "rad2deg": (RuntimeError, "rad2deg is not supported for complex tensors."),
+    "signbit": (NotImplementedError, "signbit is not implemented for complex tensors."),
+    "floor": (NotImplementedError, "floor is not supported for complex inputs"),
+    "ceil": (NotImplementedError, "ceil is not supported for complex inputs"),
+    "trunc": (NotImplementedError, "trunc is not supported for complex inputs"),
+    "_gelu_erf": (NotImplementedError, "\"GeluKernelImpl\" not implemented for '{}'"),
+    "_gelu_tanh": (NotImplementedError, "\"GeluKernelImpl\" not implemented for '{}'"),
+    "floor_divide": (NotImplementedError, "\"div_floor_cpu\" not implemented for '{}'"),
+    "celu": (NotImplementedError, "\"elu_cpu\" not implemented for '{}'"),
+    "selu": (NotImplementedError, "\"elu_cpu\" not implemented for '{}'"),
+    "softshrink": (NotImplementedError, "\"softshrink_check\" not implemented for '{}'"),
+    **dict.fromkeys(("relu", "clamp_min", "clamp_max", "hardtanh"),
+                    (NotImplementedError, "clamp is not supported for complex types")),
+    "clamp_min_Tensor": (NotImplementedError, "\"maximum_cpu\" not implemented for '{}'"),
+    "clamp_max_Tensor": (NotImplementedError, "\"minimum_cpu\" not implemented for '{}'"),
+}  # fmt: skip
+_OVERLOAD = re.compile(r"_(?:[A-Z]\w*|self)$")  # the overload part of a generated name: lt_Tensor, where_self
+
+
+def op_name(name: str) -> str:
+    """The op of a generated overload name: ``lt`` of ``lt_Tensor``, ``where`` of ``where_self``."""
+    return _OVERLOAD.sub("", name)
+
+
+def complex_refusal(name: str, dtype: D.dtype, args) -> Exception:
+    """PyTorch's error for an op (generated name: ``lt_Tensor``; its arguments) whose kernel is not
+    defined for complex: the overload's entry, else the op's, else '"<op>_cpu" not implemented'."""
+    op = op_name(name)
+    default = (NotImplementedError, f"\"{op}_cpu\" not implemented for '{{}}'")
+    refusal = _COMPLEX_REFUSALS.get(name) or _COMPLEX_REFUSALS.get(op, default)
+    kind, message = refusal(args) if callable(refusal) else refusal
+    return kind(message.format(D.LEGACY_NAME[dtype]))
+
+
 # Generated op name (overload included) -> check(args, result dtype) -> per-call check or None.
 CHECKS = {
     "sub_Tensor": _sub,
@@ -158,4 +218,6 @@ CHECKS = {
     },
     "heaviside": _heaviside,
     "softshrink": _softshrink,
+    "gcd": _shift("gcd_cpu"),  # integral but bool, as the shifts
+    "lcm": _shift("lcm_cpu"),
 }

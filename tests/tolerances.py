@@ -19,6 +19,8 @@ TOLERANCE = {
     "bfloat16": (8e-3, 1e-5),
     "float32": (1e-5, 1e-5),
     "float64": (1e-10, 1e-12),
+    "complex64": (1e-5, 1e-5),  # complex values: their float parts' tolerances (np.allclose on |a - b|)
+    "complex128": (1e-10, 1e-12),
 }
 
 
@@ -32,6 +34,8 @@ def as_array(x) -> np.ndarray:
     (bfloat16 tensors, which neither library's numpy() converts, as float32)."""
     if hasattr(x, "detach"):
         x = x.detach().cpu()
+        if getattr(x, "is_conj", bool)():  # torch's lazily conjugated tensors: NumPy reads them resolved
+            x = x.resolve_conj()
         if getattr(x, "_is_zerotensor", bool)():  # torch's gradient of sgn & co.: NumPy reads it only forced
             return x.numpy(force=True)
         return (x.float() if str(x.dtype).endswith("bfloat16") else x).numpy()

@@ -127,6 +127,8 @@ def _validate(node, outs):
 
             g = sum_to(g, shape)
         if g._dtype is not dtype:
+            if g._dtype.is_complex and not dtype.is_complex:
+                g = g.real  # a real input's gradient is the real part (PyTorch's handle_r_to_c)
             g = g.to(dtype)
         if g._device is not device and g._device != device:  # an input that joined as a CPU scalar
             g = g.to(device)

@@ -31,7 +31,7 @@ def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None):
     >>> yaten.linalg.vector_norm(yaten.tensor([[3.0, 0.0], [0.0, -4.0]]), float("inf"), dim=1)
     tensor([3., 4.])
     """
-    if not self.dtype.is_floating_point:
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {LEGACY_NAME[self.dtype]}"
         )
@@ -49,7 +49,7 @@ def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None):
             "does not have an identity"
         )
     if self.ndim == 0:
-        return self.abs() if ord != 0 else (self != 0).to(self.dtype)
+        return self.abs() if ord != 0 else (self != 0).to(self.dtype.to_real())
     return yaten.norm(self, ord, dims, keepdim)
 
 

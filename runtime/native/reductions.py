@@ -81,6 +81,8 @@ def nansum(self, dim=None, keepdim=False, dtype=None):
     >>> yaten.nansum(yaten.tensor([1.0, float("nan"), 2.0]))
     tensor(3.)
     """
+    if self.dtype.is_complex:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     x = yaten.where(self.isnan(), 0, self) if self.dtype.is_floating_point else self
     return yaten.sum(x, dim, keepdim, dtype=dtype)
 
@@ -91,7 +93,7 @@ def nanmean(self, dim=None, keepdim=False, dtype=None):
     >>> yaten.nanmean(yaten.tensor([1.0, float("nan"), 2.0]))
     tensor(1.5000)
     """
-    if not self.dtype.is_floating_point:
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
         name = LEGACY_NAME.get(self.dtype, self.dtype)
         raise RuntimeError(
             f"nanmean(): expected input to have floating point or complex dtype but got {name}"
@@ -181,3 +183,14 @@ def cumprod_(self, dim, dtype=None):
     tensor([1., 2., 6.])
     """
     return _scan_(self, yaten.cumprod, dim, dtype)
+
+
+def sum_to_size(self, size):
+    """``self`` summed down to ``size``, a shape it broadcasts from (the gradient of a broadcast)."""
+    size = tuple(size)
+    lead = self.ndim - len(size)
+    if lead < 0 or any(n != 1 and n != m for n, m in zip(size, self.shape[lead:])):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(self.shape)}}}.")
+    dims = list(range(lead)) + [lead + i for i, n in enumerate(size) if n == 1 and self.shape[lead + i] != 1]
+    out = self.sum(dims, keepdim=True) if dims else self
+    return out.reshape(size) if lead else out

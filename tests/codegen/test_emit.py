@@ -250,15 +250,38 @@ def test_pointwise_cuda_kernels_index_tensors_not_scalars(files):
 
 def test_pointwise_ops_table(files):
     text = files["ops.py"]
-    # (tensor positions, promoted positions, promotion kind, dtypes, alpha position, alpha == 1 kernel)
+    # (tensor positions, promoted positions, promotion kind, dtypes, alpha position, alpha == 1 kernel,
+    # the devices whose kernels take complex numbers)
     assert (
         '_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", '
-        "None, None)" in text
+        "None, None, ())" in text
     )
     assert (
-        '_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None)'
+        '_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None, ())'
         in text
     )
+
+
+def test_complex_kernels_run_on_cuda_when_numba_cuda_computes_the_expression(tmp_path):
+    spec = """\
+- func: mul.Tensor(Tensor self, Tensor other) -> Tensor
+  pointwise: self * other
+  complex: true
+- func: div.Tensor(Tensor self, Tensor other) -> Tensor
+  pointwise: truediv(self, other)
+  complex: true
+- func: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  pointwise: where(condition, self, other)
+  complex: true
+"""
+    scalars = "def truediv(a, b):\n    return a / b\n\n\ndef where(c, a, b):\n    return a if c else b\n"
+    root = make_root(tmp_path, nf=spec, d="")
+    for device in ("cpu", "cuda"):
+        (root / f"runtime/kernels/{device}/scalar.py").write_text(scalars)
+    ops = emit.render(load(root))["ops.py"]
+    assert "\"default\", \"all\", None, None, ('cpu', 'cuda'))" in block(ops, "_PW_mul_Tensor =")
+    assert '"default", "all", None, None, (\'cpu\',))' in block(ops, "_PW_div_Tensor =")
+    assert "('cpu', 'cuda'))" in block(ops, "_PW_where_self =")
 
 
 def test_an_alpha_factor_gets_a_kernel_without_it(tmp_path):
@@ -274,7 +297,7 @@ def test_an_alpha_factor_gets_a_kernel_without_it(tmp_path):
     ops, cpu = files["ops.py"], files["pointwise_cpu.py"]
     assert (
         '_PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, '
-        "_pw_cpu.add_Tensor_kernel_unit_alpha)" in ops
+        "_pw_cpu.add_Tensor_kernel_unit_alpha, ())" in ops
     )
     assert "add_Tensor_kernel_unit_alpha = _np.add  # the same, for alpha == 1: self + other\n" in cpu
     assert (

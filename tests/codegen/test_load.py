@@ -217,8 +217,8 @@ NATIVE_ERRORS = [
     pytest.param(
         EXP + "  tag: [pointwise]\n",
         f"{NF}:1: exp: unknown key 'tag'; the keys an entry may have are: "
-        "func, variants, dispatch, pointwise, promotion, promote, dtypes, scalar_of, cpu_scalars, aliases, "
-        "python_module, tags, doc",
+        "func, variants, dispatch, pointwise, promotion, promote, dtypes, complex, scalar_of, cpu_scalars, "
+        "aliases, python_module, tags, doc",
         id="unknown-key",
     ),
     pytest.param(
@@ -321,8 +321,18 @@ NATIVE_ERRORS = [
     pytest.param(
         EXP + "  promotion: int_to_floats\n",
         f"{NF}:1: exp: unknown promotion 'int_to_floats'; use one of default, int_to_float, always_bool, "
-        "bool_to_long",
+        "bool_to_long, complex_to_float",
         id="unknown-promotion",
+    ),
+    pytest.param(
+        EXP + "  dtypes: integral\n  complex: true\n",
+        f"{NF}:1: exp: 'complex: true' is for pointwise ops whose dtypes include floating ones",
+        id="complex-integral",
+    ),
+    pytest.param(
+        EXP + "  complex: 1\n",
+        f"{NF}:1: exp: 'complex' must be a bool, got 1",
+        id="complex-not-a-bool",
     ),
     pytest.param(
         EXP + "  dtypes: float\n",

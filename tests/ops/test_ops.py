@@ -11,6 +11,7 @@ import torch
 from op_samples import (
     BAD,
     EXPLICIT,
+    NO_COMPLEX_AUTOGRAD_IN_TORCH,
     NOT_SAMPLED,
     SPEC,
     TORCH_NAME,
@@ -24,8 +25,17 @@ from op_samples_linalg import fix_gauge
 import yaten
 from tests.tolerances import assert_close
 
-# bfloat16 (ml_dtypes'): forward values only, computed in float32 and rounded once as torch's.
-POINTWISE_DTYPES = (np.float32, np.float64, np.int64, np.int32, ml_dtypes.bfloat16)
+# bfloat16 (ml_dtypes'): forward values only, computed in float32 and rounded once as torch's. Complex:
+# every pointwise op, so an op that refuses complex raises torch's error; complex128 is gradchecked.
+POINTWISE_DTYPES = (
+    np.float32,
+    np.float64,
+    np.int64,
+    np.int32,
+    ml_dtypes.bfloat16,
+    np.complex64,
+    np.complex128,
+)
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
@@ -51,6 +61,8 @@ def _as_dtype(sample, dt):
     def conv(v):
         if isinstance(v, np.ndarray) and v.dtype.kind == "f":
             return v.astype(dt, order="K")
+        if isinstance(v, np.ndarray) and v.dtype.kind == "c":  # complex samples: complex64 with float32
+            return v.astype(np.result_type(dt, np.complex64), order="K")
         if isinstance(v, list):
             return [conv(x) for x in v]
         return v
@@ -65,7 +77,7 @@ def _convert(v, lib, requires_grad=False):
         return lib.from_numpy(v.astype(np.float32)).to(lib.bfloat16)
     if isinstance(v, np.ndarray):
         t = lib.from_numpy(v.copy(order="K"))
-        if requires_grad and v.dtype.kind == "f":
+        if requires_grad and v.dtype.kind in "fc":
             t.requires_grad_()
         return t
     if isinstance(v, list):
@@ -151,14 +163,17 @@ def _flatten(args):
 
 
 def _has_float_tensor(sample) -> bool:
-    return any(isinstance(a, np.ndarray) and a.dtype.kind == "f" for a in _flatten(sample.args))
+    return any(isinstance(a, np.ndarray) and a.dtype.kind in "fc" for a in _flatten(sample.args))
 
 
 def _grad_cases():
     out = []
     for p in CASES:
         fn, sample = p.values
-        if differentiable(fn.name) and sample.grad and "float64" in p.id and _has_float_tensor(sample):
+        if not (differentiable(fn.name) and sample.grad and _has_float_tensor(sample)):
+            continue
+        complex_ = fn.pointwise is not None and fn.complex and fn.name not in NO_COMPLEX_AUTOGRAD_IN_TORCH
+        if "float64" in p.id or (complex_ and "complex128" in p.id):
             out.append(p)
     return out
 
@@ -178,6 +193,9 @@ def test_gradients_match_torch(fn, sample):
     if not t_outs:
         return
     rng = np.random.default_rng(1)
+    # A complex output is weighed by its real coordinates (a real loss, as backward needs).
+    t_outs = [torch.view_as_real(o.resolve_conj()) if o.is_complex() else o for o in t_outs]
+    y_outs = [yaten.view_as_real(o) if o.is_complex() else o for o in y_outs]
     weights = [rng.standard_normal(tuple(o.shape)) for o in t_outs]
     sum(((o * torch.from_numpy(w)).sum() for o, w in zip(t_outs, weights)), torch.zeros(())).backward()
     total = None

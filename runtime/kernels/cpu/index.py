@@ -167,6 +167,11 @@ def _scatter_loop(dst, dst_off, dst_st, idx, idx_off, idx_st, src, src_off, src_
 
 def _scatter(self: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, mode: int) -> None:
     """Run _scatter_loop on arrays of equal rank; ``src`` covers the index's extent."""
+    if self.dtype.kind == "c":  # the loop types every mode's branch for its dtype: scatter the two parts
+        src = np.asarray(src)
+        _scatter(self.real, dim, index, src.real, mode)
+        _scatter(self.imag, dim, index, src.imag, mode)
+        return
     shape = np.array(index.shape, np.int64)
     ibuf, ioff, ist = _flat(index)
     if mode == _ASSIGN or self.dtype not in _HALVES:
@@ -630,6 +635,10 @@ def index_put_(self, indices, values, accumulate):
     wrapped = _check_index_bounds(self, entries, shape)
     if not accumulate:
         self[tuple(slice(None) if e is None else e for e in wrapped)] = values
+        return
+    if self.dtype.kind == "c":  # _scatter_loop adds real numbers: accumulate the two parts
+        index_put_(self.real, indices, values.real, True)
+        index_put_(self.imag, indices, values.imag, True)
         return
     before, adv, after = result_layout(self.ndim, entries)
     # 16-bit float sums run in a float32 copy, rounded after every add as torch's Half/BFloat16 adds are.

@@ -186,6 +186,10 @@ def scalar_operand(value, dtype):
     """
     if value.__class__ is int and value == 1:
         return 1  # the default, exact in every dtype (checked first: this runs on every linear layer)
+    if np.dtype(dtype).kind == "c":
+        return complex(value)
+    if isinstance(value, complex):  # PyTorch's message for a complex number into a real dtype
+        raise _overflow(dtype)
     if is_floating(dtype):
         try:
             v = float(value)

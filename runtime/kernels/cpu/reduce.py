@@ -43,6 +43,22 @@ def _is_float(dtype) -> bool:
     return is_floating(dtype)
 
 
+def _is_inexact(dtype) -> bool:
+    """Floating or complex: the dtypes mean, var/std and the norms take."""
+    return is_floating(dtype) or np.dtype(dtype).kind == "c"
+
+
+def _real(dtype) -> np.dtype:
+    """The dtype of a complex one's parts (var, std and norms of complex are real); others unchanged."""
+    d = np.dtype(dtype)
+    return np.empty(0, d).real.dtype if d.kind == "c" else d
+
+
+def _refuse_complex(a, kernel) -> None:
+    if a.dtype.kind == "c":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_name(a.dtype)}'")
+
+
 def _opt_dtype(dtype):
     return None if dtype is None else np.dtype(dtype)
 
@@ -132,12 +148,12 @@ def sum_dim(self, dim, keepdim, dtype):
 
 def mean_dtype(a, dtype):
     """mean's result dtype: floating inputs only, or a floating ``dtype`` (shared with cuda)."""
-    if dtype is None and not _is_float(a.dtype):
+    if dtype is None and not _is_inexact(a.dtype):
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {_name(a.dtype)}"
         )
-    if dtype is not None and not _is_float(dtype):
+    if dtype is not None and not _is_inexact(dtype):
         raise RuntimeError(
             "mean(): could not infer output dtype. Optional dtype must be either a floating point or "
             f"complex dtype. Got: {_name(dtype)}"
@@ -188,6 +204,7 @@ def minmax_all_checks(a, name):
 
 
 def _minmax_all(a, ufunc, name):
+    _refuse_complex(a, f"{name}_all")
     minmax_all_checks(a, name)
     # NumPy's maximum/minimum propagate NaN, as PyTorch's max/min do.
     return _as_new(ufunc.reduce(a, axis=None), a.dtype)
@@ -219,6 +236,8 @@ def _arg_along(a, d, keepdim, argfn):
 
 def minmax_dim_checks(a, dim, name):
     """The wrapped ``dim`` of max.dim / min.dim, which must not be empty (shared with cuda)."""
+    if a.dtype.kind == "c":
+        raise RuntimeError(f"{name}(): does not support complex input")
     d = _wrap_dim(dim, a.ndim)
     if a.ndim and a.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -273,6 +292,7 @@ def amaxmin_checks(a, dim, name):
 
 
 def _amaxmin(a, dim, keepdim, ufunc, name):
+    _refuse_complex(a, f"{name[1:]}_values_cpu")
     axes = amaxmin_checks(a, dim, name)
     return _as_new(ufunc.reduce(a, axis=axes, keepdims=keepdim), a.dtype)
 
@@ -299,6 +319,8 @@ def argext_checks(a, dim, name):
     """The wrapped ``dim`` of argmax / argmin (None: the flattened input), shared with cuda."""
     if a.dtype == _BOOL:
         raise RuntimeError(f"{name}(): does not support bool input")
+    if a.dtype.kind == "c":
+        raise RuntimeError(f"{name}(): does not support complex input")
     if dim is None:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -342,7 +364,7 @@ def var_checks(a, dim, correction, name):
     """The axes and the correction of var / std (shared with the cuda kernels); torch's warning when
     ``name`` (var or std) has no degrees of freedom left."""
     correction = 1 if correction is None else correction  # the schema's None means Bessel's correction
-    if not _is_float(a.dtype):
+    if not _is_inexact(a.dtype):
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = _reduce_axes(dim, a.ndim)
     if _count(a.shape, axes) - correction <= 0:
@@ -357,9 +379,10 @@ def _var(a, dim, correction, keepdim, name):
     axes, correction = var_checks(a, dim, correction, name)
     n = _count(a.shape, axes)
     # Two passes in float64: stable, and at least as accurate as PyTorch's float32/half kernels.
-    x = a.astype(_F64)
+    x = a.astype(np.complex128 if a.dtype.kind == "c" else _F64)
     with np.errstate(invalid="ignore", divide="ignore"):
         x -= np.add.reduce(x, axis=axes, keepdims=True) / n
+        x = np.abs(x) if x.dtype.kind == "c" else x  # a complex variance is that of |x - mean|
         ss = np.add.reduce(x * x, axis=axes, keepdims=keepdim)
         # PyTorch divides by max(0, N - correction): 0 gives inf (or nan for 0/0), with a warning;
         # no elements at all give nan whatever the correction.
@@ -372,7 +395,7 @@ def var(self, dim=None, correction=None, keepdim=False):
     >>> var(np.array([1.0, 2.0, 4.0]), None, 1, False)
     array(2.33333333)
     """
-    return _as_new(_var(self, dim, correction, keepdim, "var"), self.dtype)
+    return _as_new(_var(self, dim, correction, keepdim, "var"), _real(self.dtype))
 
 
 def std(self, dim=None, correction=None, keepdim=False):
@@ -381,12 +404,12 @@ def std(self, dim=None, correction=None, keepdim=False):
     >>> std(np.array([1.0, 3.0]), None, 1, False)
     array(1.41421356)
     """
-    return _as_new(np.sqrt(_var(self, dim, correction, keepdim, "std")), self.dtype)
+    return _as_new(np.sqrt(_var(self, dim, correction, keepdim, "std")), _real(self.dtype))
 
 
 def logsumexp_dtype(a):
     """logsumexp's result dtype: integer inputs give float32 (shared with the cuda kernels)."""
-    return a.dtype if _is_float(a.dtype) else _F32
+    return a.dtype if _is_inexact(a.dtype) else _F32
 
 
 def logsumexp(self, dim, keepdim):
@@ -399,7 +422,8 @@ def logsumexp(self, dim, keepdim):
     out = logsumexp_dtype(self)
     x = self.astype(compute_dtype(out), copy=False)
     # An infinite maximum is replaced by 0 so that inf - inf does not make NaN (PyTorch does the same).
-    m = np.maximum.reduce(x, axis=axes, keepdims=True, initial=-np.inf)
+    # Complex numbers are shifted by the largest real part.
+    m = np.maximum.reduce(x.real, axis=axes, keepdims=True, initial=-np.inf)
     m = np.where(np.isinf(m), 0, m)
     with np.errstate(divide="ignore", over="ignore"):
         s = np.add.reduce(np.exp(x - m), axis=axes, keepdims=keepdim)
@@ -452,13 +476,13 @@ def any_dims(self, dim, keepdim):
 def norm_checks(a, p, dim, dtype):
     """``(p as a float, the axes reduced, the result dtype)`` of a norm, after its checks (shared with
     the cuda kernel)."""
-    if not _is_float(a.dtype):
+    if not _is_inexact(a.dtype):
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_name(a.dtype)}"
         )
     dtype = _opt_dtype(dtype)
     if dtype is not None:
-        if not _is_float(dtype):
+        if not _is_inexact(dtype):
             raise RuntimeError(
                 f"linalg.vector_norm: dtype should be floating point or complex, but got {_name(dtype)}"
             )
@@ -467,7 +491,7 @@ def norm_checks(a, p, dim, dtype):
                 f"linalg.vector_norm: the dtype of the input ({_name(a.dtype)}) should be convertible "
                 f"without narrowing to the specified dtype ({_name(dtype)})"
             )
-    out = dtype or a.dtype
+    out = _real(dtype or a.dtype)  # the norm of complex numbers is real
     axes = _reduce_axes(dim, a.ndim)
     p = 2.0 if p is None else float(p)  # ScalarOpt_dim: None is the 2-norm
     if p < 0 or p == math.inf:
@@ -496,7 +520,7 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     array(4.)
     """
     p, axes, out = norm_checks(self, p, dim, dtype)
-    x = self.astype(compute_dtype(out), copy=False)
+    x = self.astype(compute_dtype(out), copy=False) if self.dtype.kind != "c" else np.abs(self)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         if p == 0:
             r = np.add.reduce(x != 0, axis=axes, keepdims=keepdim, dtype=x.dtype)

@@ -31,7 +31,7 @@ from ..cpu.convert import compute_dtype
 from ..cpu.linalg import check_addmm, check_bmm, check_dot, check_mm, check_mv, scalar_operand
 from . import memory
 from .copy import contiguous_cast, expand_strides
-from .reduce import block_threads
+from .reduce import block_threads, refuse_complex
 
 _F16, _F32, _F64, _I64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int64))
 
@@ -42,12 +42,14 @@ _MAX_GRID_Z = 65535  # CUDA's limit on gridDim.z: longer batches take several la
 def mm(self, mat2):
     """Matrix product of two 2-d device arrays of the same dtype (see ``kernels/cpu/linalg.py``)."""
     check_mm(self, mat2)
+    refuse_complex("mm", self, mat2)
     return _unbatch(batched_matmul(_batch_of_one(self), _batch_of_one(mat2), self.dtype))
 
 
 def bmm(self, mat2):
     """Batched matrix product of two 3-d device arrays: ``(b, n, k) @ (b, k, m) -> (b, n, m)``."""
     check_bmm(self, mat2)
+    refuse_complex("bmm", self, mat2)
     return batched_matmul(self, mat2, self.dtype)
 
 
@@ -58,6 +60,7 @@ def addmm(self, mat1, mat2, beta, alpha):
     for half, whose PyTorch kernel multiplies anyway).
     """
     shape = check_addmm(self, mat1, mat2)
+    refuse_complex("addmm", self, mat1, mat2)
     dtype = self.dtype
     beta, alpha = scalar_operand(beta, dtype), scalar_operand(alpha, dtype)
     a, b = _batch_of_one(mat1), _batch_of_one(mat2)
@@ -74,6 +77,7 @@ def addmm(self, mat1, mat2, beta, alpha):
 def dot(self, tensor):
     """Inner product of two 1-d device arrays of the same dtype and length, as a 0-d array."""
     check_dot(self, tensor)
+    refuse_complex("dot", self, tensor)
     (k,), (sa,), (sb,) = self.shape, self.strides, tensor.strides
     a = memory.raw_view(self, self.dtype, (1, 1, k), (0, 0, sa), 0)
     b = memory.raw_view(tensor, tensor.dtype, (1, k, 1), (0, sb, 0), 0)
@@ -84,6 +88,7 @@ def dot(self, tensor):
 def mv(self, vec):
     """Matrix-vector product: ``(n, k) @ (k,) -> (n,)``."""
     check_mv(self, vec)
+    refuse_complex("mv", self, vec)
     (k,), (s,) = vec.shape, vec.strides
     b = memory.raw_view(vec, vec.dtype, (1, k, 1), (0, s, 0), 0)
     out = batched_matmul(_batch_of_one(self), b, self.dtype)  # (1, n, 1)

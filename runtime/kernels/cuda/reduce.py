@@ -46,6 +46,19 @@ _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float
 _I64, _BOOL, _U8 = np.dtype(np.int64), np.dtype(np.bool_), np.dtype(np.uint8)
 
 MAX_THREADS = 256  # threads per block, a power of two
+
+
+def refuse_complex(op: str, *arrays) -> None:
+    """The reductions and products here compute real numbers only: a complex input raises the error of
+    an op without a cuda kernel (PyTorch's missing-backend NotImplementedError)."""
+    for a in arrays:
+        if a.dtype.kind == "c":
+            raise NotImplementedError(
+                f"Could not run 'aten::{op}' with arguments from the 'CUDA' backend: yaten's cuda kernels of "
+                f"reductions and matrix products take no complex numbers; compute {op} on the cpu"
+            )
+
+
 _PER_THREAD = 8  # elements each thread reduces before a row is worth splitting over more blocks
 _MAX_BLOCKS = 1024  # blocks a split reduction aims for
 
@@ -56,16 +69,19 @@ def sum_all(self, dtype):
     >>> memory.to_host(sum_all(memory.from_host(np.array([[1, 2], [3, 4]], np.int8)), None))
     array(10)
     """
+    refuse_complex("sum", self)
     return _sum_like(self, None, False, sum_out_dtype(self, _opt_dtype(dtype)), _SUM)
 
 
 def sum_dim(self, dim, keepdim, dtype):
     """Sum over the dims in ``dim`` (a tuple; ``None`` or ``()`` for all)."""
+    refuse_complex("sum", self)
     return _sum_like(self, dim, keepdim, sum_out_dtype(self, _opt_dtype(dtype)), _SUM)
 
 
 def mean_dim(self, dim=None, keepdim=False, dtype=None):
     """Mean over the dims in ``dim``; floating inputs only, or a floating ``dtype``."""
+    refuse_complex("mean", self)
     return _sum_like(self, dim, keepdim, mean_dtype(self, _opt_dtype(dtype)), _SUM, post=_divide)
 
 
@@ -75,6 +91,7 @@ def prod_dim(self, dim=None, keepdim=False, dtype=None):
     >>> memory.to_host(prod_dim(memory.from_host(np.array([[1, 2], [3, 4]])), 1, False, None))
     array([ 2, 12])
     """
+    refuse_complex("prod", self)
     axes = tuple(range(self.ndim)) if dim is None else _reduce_axes((dim,), self.ndim)
     return _sum_like(self, axes, keepdim, sum_out_dtype(self, _opt_dtype(dtype)), _PROD)
 
@@ -85,12 +102,14 @@ def max_all(self):
     >>> memory.to_host(max_all(memory.from_host(np.array([1.0, 3.0, 2.0]))))
     array(3.)
     """
+    refuse_complex("max", self)
     minmax_all_checks(self, "max")
     return _extreme(self, None, False, _MAX)
 
 
 def min_all(self):
     """The smallest element as a 0-d array (NaN if there is one); an empty input is an error."""
+    refuse_complex("min", self)
     minmax_all_checks(self, "min")
     return _extreme(self, None, False, _MIN)
 
@@ -102,11 +121,13 @@ def max_dim(self, dim, keepdim):
     >>> memory.to_host(v), memory.to_host(i)
     (array([5, 7]), array([1, 0]))
     """
+    refuse_complex("max", self)
     return _extreme_dim(self, minmax_dim_checks(self, dim, "max"), keepdim, _ARGMAX)
 
 
 def min_dim(self, dim, keepdim):
     """``(values, indices)`` of the minimum along ``dim``; the index is the first minimal one."""
+    refuse_complex("min", self)
     return _extreme_dim(self, minmax_dim_checks(self, dim, "min"), keepdim, _ARGMIN)
 
 
@@ -116,11 +137,13 @@ def amax(self, dim, keepdim):
     >>> memory.to_host(amax(memory.from_host(np.array([[1, 5], [7, 2]])), (0,), False))
     array([7, 5])
     """
+    refuse_complex("amax", self)
     return _extreme(self, amaxmin_checks(self, dim, "amax"), keepdim, _MAX)
 
 
 def amin(self, dim, keepdim):
     """Minimum over the dims in ``dim`` (``None`` or ``()`` for all), NaN-propagating."""
+    refuse_complex("amin", self)
     return _extreme(self, amaxmin_checks(self, dim, "amin"), keepdim, _MIN)
 
 
@@ -130,11 +153,13 @@ def argmax(self, dim, keepdim):
     >>> memory.to_host(argmax(memory.from_host(np.array([[1, 9, 9], [4, 2, 4]])), 1, False))
     array([1, 0])
     """
+    refuse_complex("argmax", self)
     return _arg_extreme(self, argext_checks(self, dim, "argmax"), keepdim, _ARGMAX)
 
 
 def argmin(self, dim, keepdim):
     """Index (int64) of the first minimum along ``dim``, or in the flattened input when ``dim`` is None."""
+    refuse_complex("argmin", self)
     return _arg_extreme(self, argext_checks(self, dim, "argmin"), keepdim, _ARGMIN)
 
 
@@ -144,11 +169,13 @@ def all_dims(self, dim, keepdim):
     >>> memory.to_host(all_dims(memory.from_host(np.array([[1, 0], [2, 3]])), (1,), False))
     array([False,  True])
     """
+    refuse_complex("all", self)
     return _logical(self, dim, keepdim, _ALL)
 
 
 def any_dims(self, dim, keepdim):
     """Whether some element is nonzero over ``dim`` (``None``: all dims; ``()``: none, as PyTorch)."""
+    refuse_complex("any", self)
     return _logical(self, dim, keepdim, _ANY)
 
 
@@ -158,11 +185,13 @@ def var(self, dim=None, correction=None, keepdim=False):
     >>> memory.to_host(var(memory.from_host(np.array([1.0, 2.0, 4.0])), None, 1, False))
     array(2.33333333)
     """
+    refuse_complex("var", self)
     return _var(self, dim, correction, keepdim, _divide, "var")
 
 
 def std(self, dim=None, correction=None, keepdim=False):
     """Standard deviation: the square root of ``var``."""
+    refuse_complex("std", self)
     return _var(self, dim, correction, keepdim, _root_of_quotient, "std")
 
 
@@ -172,6 +201,7 @@ def logsumexp(self, dim, keepdim):
     >>> memory.to_host(logsumexp(memory.from_host(np.array([0.0, 0.0])), (0,), False))
     array(0.69314718)
     """
+    refuse_complex("logsumexp", self)
     out = logsumexp_dtype(self)
     ct = compute_dtype(out)
     rows = _Rows(self, _reduce_axes(dim, self.ndim), keepdim, ct)
@@ -192,6 +222,7 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     >>> memory.to_host(norm(memory.from_host(np.array([3.0, -4.0])), float("inf"), None, False, None))
     array(4.)
     """
+    refuse_complex("norm", self)
     p, axes, out = norm_checks(self, p, dim, _opt_dtype(dtype))
     ct = compute_dtype(out)
     rows = _Rows(self, axes, keepdim, ct)
