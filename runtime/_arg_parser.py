@@ -188,6 +188,8 @@ class Overload:
         used = 0
         for i in range(n, len(checks)):
             name = self.params[i][0]
+            if name not in kwargs and _NUMPY_NAMES.get(name) in kwargs:
+                name = _NUMPY_NAMES[name]
             if name in kwargs:
                 c = checks[i](kwargs[name])
                 if c is _NO:
@@ -209,6 +211,10 @@ class Overload:
             shown = re.sub(r"\bScalar\b", "Number", type_str)
             parts.append(f"{shown} {name}" + ("" if default is REQUIRED else f" = {default}"))
         return f"({', '.join(parts)})"
+
+
+# NumPy's keyword names, which torch's argument parser takes for these parameters (``sum(x, axis=0)``).
+_NUMPY_NAMES = {"dim": "axis", "keepdim": "keepdims"}
 
 
 def _ops():

@@ -7,6 +7,8 @@ as torch's does: a cpu tensor of that dtype is an instance (``isinstance(yaten.o
 though the classes are not subclasses of ``Tensor``.
 """
 
+import warnings
+
 from . import _device as _dev
 from . import _dtype as D
 from ._factories import legacy_construct
@@ -51,5 +53,38 @@ BFloat16Tensor = _legacy(D.bfloat16)
 FloatTensor = _legacy(D.float32)
 DoubleTensor = _legacy(D.float64)
 
+
+def set_default_tensor_type(t) -> None:
+    """The deprecated way to set the default dtype: a floating legacy type (``yaten.DoubleTensor``) or its
+    name (``"torch.FloatTensor"``, as torch programs spell it); warns as torch's.
+
+    >>> import warnings, yaten
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     yaten.set_default_tensor_type(yaten.DoubleTensor)
+    >>> yaten.ones(1).dtype
+    yaten.float64
+    >>> yaten.set_default_dtype(yaten.float32)
+    """
+    warnings.warn(
+        "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() "
+        "and torch.set_default_device() as alternatives.",
+        UserWarning,
+        stacklevel=2,
+    )
+    if isinstance(t, str):
+        module, _, name = t.rpartition(".")
+        if module.endswith("cuda"):  # yaten has no default device: factories make cpu tensors unless told
+            raise TypeError(f"type {t} not available: yaten makes tensors on the cpu unless given a device")
+        t = globals().get(name) if module in ("torch", "yaten") else None
+        if not isinstance(t, tensortype):
+            raise AttributeError(f"module '{module}' has no attribute '{name}'")
+    if not isinstance(t, tensortype):
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    if not t.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    D.set_default_dtype(t.dtype)
+
+
 __all__ = ["BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor",
-           "LongTensor", "ShortTensor"]  # fmt: skip
+           "LongTensor", "ShortTensor", "set_default_tensor_type"]  # fmt: skip

@@ -16,6 +16,7 @@ __all__ = [
     "einsum",
     "meshgrid",
     "tensordot",
+    "unravel_index",
 ]
 
 
@@ -176,3 +177,35 @@ def tensordot(a, b, dims=2, out=None):
     if out is None:
         return _f.tensordot(a, b, pair[0], pair[1])
     return _f.tensordot(a, b, pair[0], pair[1], out=out)
+
+
+def unravel_index(indices, shape):
+    """The coordinates in an array of ``shape`` of flat (row-major) ``indices``, one int64 tensor per dim
+    (indices outside the array wrap around, as torch's).
+
+    >>> import yaten
+    >>> yaten.unravel_index(yaten.tensor([4, 1]), (2, 3))
+    (tensor([1, 0]), tensor([1, 1]))
+    """
+    import yaten
+
+    if not isinstance(indices, yaten.Tensor):
+        indices = yaten.tensor(indices)
+    if indices.dtype.kind != "i":
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for n in shape:
+        if not isinstance(n, int):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(n)}")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    device = indices.device
+    coords = (
+        indices.to(yaten.int64)
+        .unsqueeze(-1)
+        .floor_divide(yaten.tensor(strides, dtype=yaten.int64, device=device))
+    )
+    return tuple((coords % yaten.tensor(shape, dtype=yaten.int64, device=device)).unbind(-1))

@@ -181,3 +181,55 @@ def erfinv(y):
     x -= (math.erf(x) - y) / (1.1283791670955126 * math.exp(-x * x))
     x -= (math.erf(x) - y) / (1.1283791670955126 * math.exp(-x * x))
     return x
+
+
+# Integer number theory, as ATen's calc_gcd: Euclid's algorithm on the magnitudes.
+
+
+@register_jitable
+def gcd(a, b):
+    a, b = abs(a), abs(b)
+    while a != 0:
+        a, b = b % a, a
+    return b
+
+
+@register_jitable
+def lcm(a, b):
+    g = gcd(a, b)
+    return 0 * a if g == 0 else abs(a // g * b)
+
+
+# The modified Bessel functions of the first kind, orders 0 and 1, by their power series
+# sum_k (x^2/4)^k / (k! (k + n)!) (times (x/2)^n), in float64 whatever the input: every term is positive,
+# so the sum keeps its relative precision (n eps after n terms; ~450 terms where i0 nears float64's top).
+
+
+@register_jitable
+def _bessel_i_series(x, order):
+    q = 0.25 * x * x
+    term = 1.0
+    total = 1.0
+    k = 0
+    while term > 1e-17 * total:
+        k += 1
+        term *= q / (k * (k + order))
+        total += term
+    return total
+
+
+@register_jitable
+def i0(x):
+    x = abs(x * 1.0)
+    if x - x != 0:  # NaN at +-inf too, as torch's (Cephes' Chebyshev expansions give NaN there)
+        return x - x
+    return _bessel_i_series(x, 0)
+
+
+@register_jitable
+def i1(x):
+    x = x * 1.0
+    if x - x != 0:
+        return x - x
+    r = 0.5 * abs(x) * _bessel_i_series(x, 1)
+    return -r if x < 0 else r  # odd, with i1(-0.0) = +0.0 as torch's

@@ -148,6 +148,16 @@ def square(self):
     return self.pow(2) if self.dtype is not yaten.bool else self.to(yaten.int64).pow(2)
 
 
+def square_(self):
+    return self.pow_(2)
+
+
+def scalar_tensor(s, dtype=None, layout=None, device=None, pin_memory=None):
+    """A 0-d tensor holding ``s``, in the default float dtype unless ``dtype`` is given (a number's own
+    type does not choose it, unlike ``tensor``)."""
+    return yaten.full((), s, dtype=dtype or yaten.get_default_dtype(), device=device)
+
+
 def gelu(self, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")

@@ -29,16 +29,27 @@ def _noise(input, p, feature=False):
     return keep.div_(1 - p)
 
 
-def _dropout(input, p, train, feature, inplace):
+def _dropout(input, p, train, feature, inplace, alpha=False):
     """PyTorch's CPU dropout: ``input`` itself when there is nothing to drop, else ``input * noise``
-    (so the mask is what MulBackward0 saves), zeros for p = 1."""
+    (so the mask is what MulBackward0 saves), zeros for p = 1. Alpha dropout (SELU's) sets the dropped
+    elements to SELU's negative saturation and rescales, so mean and variance stay: ``input * a * keep + b``."""
     _check_p(p)
     if p == 0 or not train or input.numel() == 0:
         return input
     if feature and input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    noise = yaten.zeros((), dtype=input.dtype, device=input.device) if p == 1 else _noise(input, p, feature)
-    return input.mul_(noise) if inplace else input * noise
+    if p == 1:
+        noise = yaten.zeros((), dtype=input.dtype, device=input.device)
+        return input.mul_(noise) if inplace else input * noise
+    noise = _noise(input, p, feature)
+    if not alpha:
+        return input.mul_(noise) if inplace else input * noise
+    keep = noise.mul_(1 - p)  # back to the 0/1 mask
+    sat = 1.7580993408473766  # -SELU's saturation value, scale * alpha
+    a = 1.0 / ((sat * sat * p + 1) * (1 - p)) ** 0.5
+    b = (keep - 1) * (sat * a) + sat * a * p
+    keep = keep.mul_(a)
+    return (input.mul_(keep) if inplace else input * keep).add_(b)
 
 
 def dropout(input, p, train):
@@ -56,6 +67,22 @@ def feature_dropout(input, p, train):
 
 def feature_dropout_(self, p, train):
     return _dropout(self, p, train, True, True)
+
+
+def alpha_dropout(input, p, train):
+    return _dropout(input, p, train, False, False, alpha=True)
+
+
+def alpha_dropout_(self, p, train):
+    return _dropout(self, p, train, False, True, alpha=True)
+
+
+def feature_alpha_dropout(input, p, train):
+    return _dropout(input, p, train, True, False, alpha=True)
+
+
+def feature_alpha_dropout_(self, p, train):
+    return _dropout(self, p, train, True, True, alpha=True)
 
 
 def bilinear(input1, input2, weight, bias=None):

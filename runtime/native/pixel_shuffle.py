@@ -42,3 +42,23 @@ def pixel_unshuffle(self, downscale_factor):
     x = self.reshape(*batch, c, h // r, r, w // r, r)
     x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
     return x.reshape(*batch, c * r * r, h // r, w // r)
+
+
+def channel_shuffle(self, groups):
+    """The channels (dim 1) regrouped: channel ``g * (C / groups) + k`` moves to ``k * groups + g``."""
+    if self.ndim <= 2:
+        raise RuntimeError(
+            f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(self.shape)}"
+        )
+    if groups <= 0:
+        raise RuntimeError(
+            f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
+        )
+    n, c = self.shape[0], self.shape[1]
+    if c % groups:
+        raise RuntimeError(
+            f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups."
+        )
+    rest = tuple(self.shape[2:])
+    grouped = self.reshape(n, groups, c // groups, *rest).transpose(1, 2)
+    return grouped.reshape(self.shape)

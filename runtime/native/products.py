@@ -135,3 +135,22 @@ def trace(self):
     if self.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " + str(self.ndim))
     return self.diagonal().sum()
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of a vector: column k is ``x ** k`` (or ``x ** (N - 1 - k)``), N columns."""
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dtype = yaten.promote_types(x.dtype, yaten.int64)
+    powers = yaten.ones(x.shape[0], max(n, 1), dtype=dtype, device=x.device)
+    if n > 1:
+        powers = yaten.cat([powers[:, :1], x.to(dtype).unsqueeze(1).expand(-1, n - 1)], 1).cumprod(1)
+    powers = powers[:, :n]
+    return powers if increasing else powers.flip(1)
+
+
+def addmm_(self, mat1, mat2, beta=1, alpha=1):
+    return self.copy_(yaten.addmm(self, mat1, mat2, beta=beta, alpha=alpha))

@@ -48,6 +48,11 @@ def diag(self, diagonal=0):
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{self.ndim}D")
 
 
+def diagflat(self, offset=0):
+    """The square matrix with ``self``'s elements (flattened) on diagonal ``offset``."""
+    return yaten.diag(self.reshape(-1), offset)
+
+
 def unfold(self, dimension, size, step):
     shape, strides = list(self.shape), list(self.stride())
     d = wrap_dim(dimension, self.ndim) if self.ndim else 0

@@ -2,12 +2,15 @@
 with a slice, a selection or a diagonal replaced), put_ and scatter_reduce. Each is a write into a view of a clone,
 or of self for the in-place forms, so autograd goes through copy_/index_put_/masked_fill_."""
 
+import warnings
+
 import numpy as np
 
 import yaten
 
 from .._dims import wrap_dim
 from .._dtype import LEGACY_NAME
+from .indexing import index_source_checks
 
 
 def _index_dim(name, self, dim, index):
@@ -202,3 +205,50 @@ def scatter_reduce(self, dim, index, src, reduce, include_self=True):
 
 def scatter_reduce_(self, dim, index, src, reduce, include_self=True):
     return self.copy_(scatter_reduce(self, dim, index, src, reduce, include_self))
+
+
+_INDEX_REDUCE_WARNED = []
+
+
+def index_reduce_(self, dim, index, source, reduce, include_self=True):
+    """Rows ``index[i]`` of ``self`` (along ``dim``) combined with slice i of ``source`` by ``reduce`` (prod,
+    mean, amax, amin): ``scatter_reduce_`` with the index repeated across the other dims; torch's checks."""
+    if not _INDEX_REDUCE_WARNED:
+        _INDEX_REDUCE_WARNED.append(True)
+        warnings.warn(
+            "index_reduce() is in beta and the API may change at any time.", UserWarning, stacklevel=4
+        )
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(
+            f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
+        )
+    d = wrap_dim(dim, max(self.ndim, 1))
+    index_source_checks("index_reduce_", self, d, index, source)
+    if index.numel() and not bool(((index >= 0) & (index < (self.shape[d] if self.ndim else 1))).all()):
+        raise IndexError("index out of range in self")
+    shape = [1] * max(source.ndim, 1)
+    shape[d] = -1
+    spread = index.reshape(shape).expand(source.shape).to(yaten.int64)
+    return self.scatter_reduce_(d, spread, source, reduce, include_self=include_self)
+
+
+def index_reduce(self, dim, index, source, reduce, include_self=True):
+    return index_reduce_(self.clone(), dim, index, source, reduce, include_self)
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """Fill the main diagonal of a matrix (or of an n-d tensor of equal sizes) with ``fill_value``; a tall
+    matrix's diagonal starts again below itself (every ``ncols + 1`` rows) with ``wrap``, as NumPy's."""
+    if self.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    height, width = self.shape[0], self.shape[1]
+    if self.ndim > 2 and any(n != height for n in self.shape[1:]):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    stride, offset = sum(self.stride()), self.storage_offset()
+    size = min(height, width)
+    self.as_strided((size,), (stride,), offset).fill_(fill_value)
+    if wrap and self.ndim == 2 and height > width + 1:
+        step = width + 1
+        rest = (self.numel() + step - 1) // step - size
+        self.as_strided((rest,), (stride,), offset + self.stride(0) * step).fill_(fill_value)
+    return self

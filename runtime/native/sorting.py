@@ -23,3 +23,13 @@ def argsort_stable(self, stable, dim=-1, descending=False):
     tensor([0, 2, 1])
     """
     return yaten.sort(self, stable=stable, dim=dim, descending=descending)[1]
+
+
+def msort(self):
+    """``self`` sorted along its first dim.
+
+    >>> yaten.msort(yaten.tensor([[3, 1], [2, 5]]))
+    tensor([[2, 1],
+            [3, 5]])
+    """
+    return yaten.sort(self, 0)[0]

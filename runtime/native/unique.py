@@ -105,3 +105,24 @@ def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None
     d = _check_dim(self, dim)
     values, inverse, counts = _runs(self.movedim(d, 0), None, True, True, (self.shape[d],))
     return values.movedim(0, d), inverse, counts
+
+
+def isin(elements, test_elements, assume_unique=False, invert=False):
+    """Whether each of ``elements`` is among ``test_elements`` (numbers or tensors; compared in their
+    common dtype, NaN in nothing): a binary search of each element in the sorted test elements."""
+    if not isinstance(elements, yaten.Tensor):
+        elements = yaten.tensor(elements, device=test_elements.device)
+    if not isinstance(test_elements, yaten.Tensor):
+        test_elements = yaten.tensor(test_elements, device=elements.device)
+    common = yaten.result_type(elements, test_elements)
+    values = elements.to(common)
+    pool = test_elements.to(common).reshape(-1)
+    if common.is_floating_point:  # NaN equals nothing; out of the pool, it cannot upset the search either
+        pool = pool[pool == pool]
+    pool = pool.sort()[0]
+    if pool.numel() == 0:
+        found = yaten.zeros(values.shape, dtype=yaten.bool, device=values.device)
+    else:
+        at = yaten.searchsorted(pool, values.reshape(-1)).clamp_max(pool.numel() - 1)
+        found = (pool.index_select(0, at) == values.reshape(-1)).reshape(values.shape)
+    return found.logical_not() if invert else found

@@ -375,6 +375,7 @@ UNARY = {
     "cosh": torch.cosh, "asinh": torch.asinh, "acosh": torch.acosh, "atanh": torch.atanh, "erfc": torch.erfc,
     "lgamma": torch.lgamma, "digamma": torch.digamma, "trigamma": lambda x: torch.polygamma(1, x),
     "sinc": torch.sinc, "frac": torch.frac, "signbit": torch.signbit, "erfinv": torch.erfinv,
+    "i0": torch.i0, "i1": torch.special.i1,
 }  # fmt: skip
 BINARY = {
     "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum, "pow": torch.pow,
@@ -384,6 +385,7 @@ BINARY = {
     "zeta": torch.special.zeta,
 }  # fmt: skip
 SHIFTS = {"lshift": torch.bitwise_left_shift, "rshift": torch.bitwise_right_shift}
+INT_ONLY_BINARY = {"gcd": torch.gcd, "lcm": torch.lcm}  # torch defines them for integers only
 BOOL_RESULT = {"isnan", "isinf", "isfinite", "logical_xor", "signbit"}
 INT_UNARY = ["floor", "ceil", "round", "trunc", "sign", "abs", "relu", "isnan", "isinf", "isfinite"]
 INT_BINARY = ["maximum", "minimum", "fmod_py", "fmod", "floordiv", "logical_xor"]
@@ -429,7 +431,7 @@ def _check(got, ref):
 
 
 def test_scalar_library_is_complete(K):
-    names = set(UNARY) | set(BINARY) | set(SHIFTS) | {"where", "polygamma"}
+    names = set(UNARY) | set(BINARY) | set(SHIFTS) | set(INT_ONLY_BINARY) | {"where", "polygamma"}
     assert set(K.scalar.__all__) == names
     cpu = (REPO / "runtime" / "kernels" / "cpu" / "scalar.py").read_text()
     cpu_names = {
@@ -466,6 +468,13 @@ def test_scalar_unary_integers(K, name, dt):
 def test_scalar_binary_integers(K, name, dt):
     a, b = np.array(IA, dt.np), np.array(IB, dt.np)
     _check(_apply(K, name, [a, b], dt), BINARY[name](torch.from_numpy(a), torch.from_numpy(b)))
+
+
+@pytest.mark.parametrize("dt", [I64, I8], ids=["int64", "int8"])
+@pytest.mark.parametrize("name", sorted(INT_ONLY_BINARY))
+def test_scalar_integer_only_binary(K, name, dt):
+    a, b = np.array(IA + [0, 0], dt.np), np.array(IB + [0, 6], dt.np)
+    _check(_apply(K, name, [a, b], dt), INT_ONLY_BINARY[name](torch.from_numpy(a), torch.from_numpy(b)))
 
 
 @pytest.mark.parametrize("dt", [I64, I8], ids=["int64", "int8"])
@@ -718,6 +727,7 @@ def test_kernels_compile_for_a_gpu():
 # Every scalar function (the special functions of kernels/special_math.py too, which reach the device
 # through register_jitable) compiles into a kernel for a real GPU, in both float widths.
 GPU_SCALARS = """
+import inspect
 from yaten.kernels.cuda import scalar as S
 for name in S.__all__:
     fn = getattr(S, name)
@@ -726,15 +736,15 @@ for name in S.__all__:
             sig = (nt.boolean, t, t)
         elif name == "polygamma":
             sig = (nt.int64, t)
-        elif name in ("lshift", "rshift"):
+        elif name in INTEGRAL:
             t = nt.int64 if t is nt.float64 else nt.int32
             sig = (t, t)
         else:
-            sig = (t,) * (2 if name in BINARY else 1)
+            sig = (t,) * len(inspect.signature(fn.py_func).parameters)
         cuda.compile_ptx(fn.py_func, sig, device=True, cc=(9, 0))
 """
 
 
 def test_scalar_library_compiles_for_a_gpu():
-    binary = sorted(set(BINARY) | {"zeta"})
-    compiles_for_a_gpu(f"BINARY = {binary!r}\n" + GPU_SCALARS)
+    integral = sorted(set(SHIFTS) | set(INT_ONLY_BINARY))
+    compiles_for_a_gpu(f"INTEGRAL = {integral!r}\n" + GPU_SCALARS)

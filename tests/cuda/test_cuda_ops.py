@@ -13,7 +13,7 @@ import pytest
 import yaten
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))
-from op_samples import functional_ops, pointwise_samples
+from op_samples import function_of, functional_ops, pointwise_samples
 
 pytestmark = pytest.mark.skipif(not yaten.cuda.is_available(), reason="needs a GPU or NUMBA_ENABLE_CUDASIM=1")
 
@@ -27,7 +27,7 @@ def _run(fn, sample, device):
     kwargs = {k: _on(device, v) for k, v in sample.kwargs.items()}
     name = fn.schema.name.name
     if "function" in fn.variants:
-        return getattr(yaten, name)(*args, **kwargs)
+        return function_of(yaten, fn)(*args, **kwargs)
     return getattr(args[0], name)(*args[1:], **kwargs)
 
 

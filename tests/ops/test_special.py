@@ -8,7 +8,7 @@ import yaten
 from tests.tolerances import assert_close
 
 X = np.array([[0.3, 1.7, 2.5], [4.0, 0.9, 7.25]])
-ARGS = {"xlogy": (1.5,), "softmax": (1,), "log_softmax": (1,), "logsumexp": (1,)}
+ARGS = {"xlogy": (1.5,), "softmax": (1,), "log_softmax": (1,), "logsumexp": (1,), "multigammaln": (1,)}
 
 
 @pytest.mark.parametrize("name", yaten.special.__all__)

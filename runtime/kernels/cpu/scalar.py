@@ -2,23 +2,113 @@
 
 Each is inlined into the ufunc built from an expression. The CUDA twin of this file,
 ``kernels/cuda/scalar.py``, defines the same names with the same meaning.
+
+The functions of the ops that take complex numbers (``complex: true`` in the spec) have a complex
+twin where the real body does not serve both (``math.exp`` is real-only; Numba's complex ``/``
+raises on a zero divisor where PyTorch gives inf/NaN): Numba compiles the body that fits the
+argument's type.
 """
 
+import cmath
+import functools
 import math
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import overload
 
 from .. import special_math as _special
 
 _jit = njit(cache=True, inline="always")
 
 
+def _complex_twin(complex_fn):
+    """Decorator: the scalar function computes ``complex_fn`` when an argument is complex."""
+    complex_fn = getattr(complex_fn, "py_func", complex_fn)  # an overload returns Python functions
+
+    def wrap(jitted):
+        real_fn = jitted.py_func
+
+        def is_complex(x):
+            return isinstance(x, (complex, np.complexfloating))
+
+        if real_fn.__code__.co_argcount == 1:
+
+            def fn(x):
+                return (complex_fn if is_complex(x) else real_fn)(x)
+
+            def typed(x):
+                return complex_fn if isinstance(x, types.Complex) else real_fn
+        else:
+
+            def fn(a, b):
+                return (complex_fn if is_complex(a) or is_complex(b) else real_fn)(a, b)
+
+            def typed(a, b):
+                return complex_fn if isinstance(a, types.Complex) or isinstance(b, types.Complex) else real_fn
+
+        overload(fn, inline="always")(typed)
+        return functools.wraps(real_fn)(fn)
+
+    return wrap
+
+
+@_jit
+def _cdiv(a, b):
+    # NumPy's (and c10's) complex division: scaled by the larger part of b; a zero divisor gives a
+    # complex inf or NaN (a float division by zero), not Numba's ZeroDivisionError.
+    a = complex(a)
+    br, bi = b.real, b.imag
+    if abs(br) >= abs(bi):
+        if br == 0 and bi == 0:
+            return complex(a.real / abs(br), a.imag / abs(bi))
+        rat = bi / br
+        scl = 1.0 / (br + bi * rat)
+        return complex((a.real + a.imag * rat) * scl, (a.imag - a.real * rat) * scl)
+    rat = br / bi
+    scl = 1.0 / (bi + br * rat)
+    return complex((a.real * rat + a.imag) * scl, (a.imag * rat - a.real) * scl)
+
+
+@_jit
+def _csigmoid(x):
+    return _cdiv(1.0, 1.0 + cmath.exp(-x))
+
+
+@_jit
+def _csgn(x):
+    # torch.sgn: x / |x|, and 0 at 0.
+    if x == 0:
+        return x * 0
+    return x / abs(x)
+
+
+@_jit
+def _cisinf(x):
+    return math.isinf(x.real) or math.isinf(x.imag)
+
+
+@_jit
+def _cisfinite(x):
+    return math.isfinite(x.real) and math.isfinite(x.imag)
+
+
+@_jit
+def _clogaddexp(a, b):
+    # log(exp(a) + exp(b)) from the operand of the larger real part, as PyTorch's complex kernel.
+    if a.real < b.real:
+        a, b = b, a
+    return a + np.log1p(np.exp(b - a))
+
+
+@_complex_twin(lambda x: cmath.exp(x))
 @_jit
 def exp(x):
     return math.exp(x)
 
 
+@_complex_twin(lambda x: np.expm1(x))
 @_jit
 def expm1(x):
     return math.expm1(x)
@@ -49,31 +139,37 @@ def sqrt(x):
     return np.sqrt(x)
 
 
+@_complex_twin(lambda x: _cdiv(1.0, cmath.sqrt(x)))
 @_jit
 def rsqrt(x):
     return 1 / np.sqrt(x)
 
 
+@_complex_twin(lambda x: _cdiv(1.0, x))
 @_jit
 def reciprocal(x):
     return 1 / x
 
 
+@_complex_twin(lambda x: cmath.sin(x))
 @_jit
 def sin(x):
     return math.sin(x)
 
 
+@_complex_twin(lambda x: cmath.cos(x))
 @_jit
 def cos(x):
     return math.cos(x)
 
 
+@_complex_twin(lambda x: cmath.tan(x))
 @_jit
 def tan(x):
     return math.tan(x)
 
 
+@_complex_twin(lambda x: cmath.atan(x))
 @_jit
 def atan(x):
     return math.atan(x)
@@ -84,11 +180,13 @@ def atan2(y, x):
     return math.atan2(y, x)
 
 
+@_complex_twin(lambda x: cmath.tanh(x))
 @_jit
 def tanh(x):
     return math.tanh(x)
 
 
+@_complex_twin(_csigmoid)
 @_jit
 def sigmoid(x):
     # Stable on both tails: exp of a non-positive number only.
@@ -129,6 +227,7 @@ def trunc(x):
     return np.trunc(x)
 
 
+@_complex_twin(_csgn)
 @_jit
 def sign(x):
     return (x > 0) - (x < 0)
@@ -144,11 +243,13 @@ def isnan(x):
     return x != x
 
 
+@_complex_twin(_cisinf)
 @_jit
 def isinf(x):
     return x == np.inf or x == -np.inf
 
 
+@_complex_twin(_cisfinite)
 @_jit
 def isfinite(x):
     return not (x != x or x == np.inf or x == -np.inf)
@@ -207,6 +308,7 @@ def floordiv(a, b):
     return a // b
 
 
+@_complex_twin(_cdiv)
 @_jit
 def truediv(a, b):
     return a / b
@@ -300,6 +402,7 @@ def signbit(x):
     return np.signbit(x)
 
 
+@_complex_twin(_clogaddexp)
 @_jit
 def logaddexp(a, b):
     return np.logaddexp(a, b)
@@ -375,3 +478,23 @@ def polygamma(n, x):
 @_jit
 def erfinv(y):
     return _special.erfinv(y)
+
+
+@_jit
+def gcd(a, b):
+    return _special.gcd(a, b)
+
+
+@_jit
+def lcm(a, b):
+    return _special.lcm(a, b)
+
+
+@_jit
+def i0(x):
+    return _special.i0(x)
+
+
+@_jit
+def i1(x):
+    return _special.i1(x)

@@ -22,8 +22,8 @@ from .. import special_math as _special
 
 __all__ = [  # the names a pointwise expression may call, sorted
     "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "copysign", "cos", "cosh",
-    "digamma", "erf", "erfc", "erfinv", "exp", "expm1", "floor", "floordiv", "fmod", "fmod_py", "frac", "gelu_erf",
-    "gelu_tanh", "hypot", "isfinite", "isinf", "isnan", "lgamma", "log", "log1p", "log2", "log10",
+    "digamma", "erf", "erfc", "erfinv", "exp", "expm1", "floor", "floordiv", "fmod", "fmod_py", "frac", "gcd", "gelu_erf",
+    "gelu_tanh", "hypot", "i0", "i1", "isfinite", "isinf", "isnan", "lcm", "lgamma", "log", "log1p", "log2", "log10",
     "logaddexp", "logaddexp2", "logical_xor", "lshift", "maximum", "minimum", "polygamma", "pow", "reciprocal",
     "relu", "round", "rshift", "rsqrt", "sigmoid", "sign", "signbit", "silu", "sin", "sinc", "sinh", "sqrt", "tan",
     "tanh", "trigamma", "truediv", "trunc", "where", "xlogy", "zeta",
@@ -501,3 +501,23 @@ def polygamma(n, x):
 @_device
 def erfinv(y):
     return _special.erfinv(y)
+
+
+@_device
+def gcd(a, b):
+    return _special.gcd(a, b)
+
+
+@_device
+def lcm(a, b):
+    return _special.lcm(a, b)
+
+
+@_device
+def i0(x):
+    return _special.i0(x)
+
+
+@_device
+def i1(x):
+    return _special.i1(x)

@@ -37,6 +37,26 @@ def leaky_relu_(input, negative_slope=0.01):
     return _yaten.leaky_relu_(input, negative_slope)
 
 
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU: in training each negative element is scaled by its own slope drawn from
+    U(lower, upper); otherwise by their mean, ``(lower + upper) / 2``.
+
+    >>> import yaten
+    >>> yaten.nn.functional.rrelu(yaten.tensor([-3.0, 2.0]), 0.2, 0.4)
+    tensor([-0.9000,  2.0000])
+    """
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    slope = _yaten.empty_like(input).uniform_(lower, upper)
+    noise = _yaten.where(input >= 0, _yaten.ones_like(input), slope)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """In-place ``rrelu``."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def elu(input, alpha=1.0, inplace=False):
     """x for x > 0, else ``alpha * (exp(x) - 1)``.
 
@@ -110,6 +130,18 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-x) along ``dim``: weights that favour the smallest values.
+
+    >>> import yaten
+    >>> yaten.nn.functional.softmin(yaten.tensor([1.0, 1.0]), dim=0)
+    tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        dim = _softmax_dim("softmin", input.ndim, _stacklevel)
+    return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):

@@ -36,3 +36,13 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     tensor([5.])
     """
     return _yaten.pairwise_distance(x1, x2, p, eps, keepdim)
+
+
+def pdist(input, p=2):
+    """The ``p``-norm distances between the rows of a matrix, each pair once (``yaten.pdist``).
+
+    >>> import yaten
+    >>> yaten.nn.functional.pdist(yaten.tensor([[0.0, 0.0], [3.0, 4.0]]))
+    tensor([5.])
+    """
+    return _yaten.pdist(input, p)

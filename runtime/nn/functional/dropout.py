@@ -96,3 +96,29 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     if input.dim() not in (4, 5):
         _deprecated_rank("dropout3d", input.dim(), 3)
     return _feature(input, p, training, inplace, input.dim() == 5)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout for SELU networks: dropped elements take SELU's negative saturation value and the rest are
+    rescaled so that the mean and variance stay (0 and 1 for standardised inputs).
+
+    >>> import yaten
+    >>> x = yaten.ones(4)
+    >>> yaten.nn.functional.alpha_dropout(x, 0.5) is x
+    True
+    """
+    _check_p(p)
+    return _yaten.alpha_dropout_(input, p, training) if inplace else _yaten.alpha_dropout(input, p, training)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of whole channels: one keep-or-drop per (sample, channel).
+
+    >>> import yaten
+    >>> yaten.nn.functional.feature_alpha_dropout(yaten.ones(2, 3, 4), 1.0, training=True).abs().sum().item()
+    0.0
+    """
+    _check_p(p)
+    if inplace:
+        return _yaten.feature_alpha_dropout_(input, p, training)
+    return _yaten.feature_alpha_dropout(input, p, training)

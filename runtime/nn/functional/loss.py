@@ -144,6 +144,25 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _yaten.binary_cross_entropy_with_logits(input, target, weight, pos_weight, enum)
 
 
+def ctc_loss(
+    log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False
+):
+    """The Connectionist Temporal Classification loss: -log of the probability that ``log_probs``
+    ((T, N, C) or unbatched (T, C)) emits each target, summed over the alignments; ``targets`` padded
+    (N, S) or concatenated (sum of target_lengths), lengths as ints or integer tensors. The mean divides
+    each loss by its target length, then averages; ``zero_infinity`` zeroes impossible alignments' losses
+    and their gradients.
+
+    >>> import yaten
+    >>> log_probs = yaten.full((2, 1, 2), 0.5).log()
+    >>> yaten.nn.functional.ctc_loss(log_probs, yaten.tensor([[1]]), [2], [1], reduction="none")
+    tensor([0.2877])
+    """
+    return _yaten.ctc_loss(
+        log_probs, targets, input_lengths, target_lengths, blank, _reduction_enum(reduction), zero_infinity
+    )
+
+
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """Kullback-Leibler divergence of log-probabilities ``input`` from ``target``; 'batchmean' divides
     the sum by the batch size (the mathematical KL divergence).

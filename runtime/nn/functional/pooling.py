@@ -1,6 +1,10 @@
 """Pooling functions of ``torch.nn.functional``."""
 
+import collections.abc
+
 import yaten as _yaten
+
+from ..._dtype import LEGACY_NAME
 
 
 def _max_pool(dims, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
@@ -215,3 +219,131 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """
     return _yaten.avg_pool3d(input, kernel_size, [] if stride is None else stride, padding, ceil_mode,
                              count_include_pad, divisor_override)  # fmt: skip
+
+
+def _ntuple(value, n):
+    return tuple(value) if isinstance(value, collections.abc.Iterable) else (value,) * n
+
+
+def _lp_pool(dims, input, norm_type, kernel_size, stride, ceil_mode):
+    """``(sum over each window of x ** p) ** (1 / p)``: an average pooling of ``x ** p`` times the window's
+    size (negative sums, possible for odd ``p``, give 0 before the root, as torch's)."""
+    if dims == 1:
+        size = kernel_size
+    elif dims == 2:  # unpacked first, as torch's: a bad kernel_size fails here, before the input is read
+        kh, kw = _ntuple(kernel_size, 2)
+        size = kh * kw
+    else:
+        kd, kh, kw = _ntuple(kernel_size, 3)
+        size = kd * kh * kw
+    pool = (avg_pool1d, _yaten.avg_pool2d, avg_pool3d)[dims - 1]
+    out = pool(input.pow(norm_type), kernel_size, [] if stride is None else stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(size).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling over (N, C, L) inputs: the ``norm_type``-norm of each window.
+
+    >>> import yaten
+    >>> yaten.nn.functional.lp_pool1d(yaten.tensor([[[3.0, 4.0]]]), 2, 2)
+    tensor([[[5.]]])
+    """
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling over (N, C, H, W) inputs: the ``norm_type``-norm of each window.
+
+    >>> import yaten
+    >>> yaten.nn.functional.lp_pool2d(yaten.full((1, 1, 2, 2), 2.0), 2, 2)
+    tensor([[[[4.]]]])
+    """
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling over (N, C, D, H, W) inputs: the ``norm_type``-norm of each window.
+
+    >>> import yaten
+    >>> yaten.nn.functional.lp_pool3d(yaten.ones(1, 1, 2, 2, 2), 1, 2)
+    tensor([[[[[8.]]]]])
+    """
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def _unpool_size(input, kernel_size, stride, padding, output_size):
+    """torch's ``_unpool_output_size``: the pooled input's size by default, or ``output_size`` (with or
+    without its batch and channel dims) when it is within a stride of that."""
+    dims = len(kernel_size)
+    default = [
+        (input.shape[-dims + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(dims)
+    ]
+    if output_size is None:
+        return default
+    output_size = list(output_size)
+    if len(output_size) == dims + 2:
+        output_size = output_size[2:]
+    if len(output_size) != dims:
+        raise ValueError(
+            f"output_size should be a sequence containing {dims} or {dims + 2} elements, but it has a length of "
+            f"'{len(output_size)}'"
+        )
+    for d in range(dims):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(
+                f'invalid output_size "{tuple(output_size)}" (dim {d} must be between {low} and {high})'
+            )
+    return output_size
+
+
+def _max_unpool(dims, input, indices, kernel_size, stride, padding, output_size):
+    """Each value of a max pooling's output written back at its index (flat over the spatial dims, as
+    ``max_pool*d(return_indices=True)`` gives them) of zeros of the unpooled size."""
+    kernel = _ntuple(kernel_size, dims)
+    size = _unpool_size(input, kernel, kernel if stride is None else _ntuple(stride, dims), _ntuple(padding, dims),
+                        output_size)  # fmt: skip
+    if indices.dtype is not _yaten.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {LEGACY_NAME[indices.dtype]}")
+    lead = tuple(input.shape[:-dims])
+    plane = 1
+    for n in size:
+        plane *= n
+    out = input.new_zeros((*lead, plane))
+    out = out.scatter(-1, indices.flatten(-dims), input.flatten(-dims))
+    return out.reshape(*lead, *size)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of ``max_pool1d``: maxima back at their places, zeros elsewhere.
+
+    >>> import yaten
+    >>> out, idx = yaten.nn.functional.max_pool1d(yaten.tensor([[[1.0, 3.0, 2.0, 0.0]]]), 2, return_indices=True)
+    >>> yaten.nn.functional.max_unpool1d(out, idx, 2)
+    tensor([[[0., 3., 2., 0.]]])
+    """
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of ``max_pool2d``: maxima back at their places, zeros elsewhere.
+
+    >>> import yaten
+    >>> x = yaten.tensor([[[[1.0, 2.0], [4.0, 3.0]]]])
+    >>> out, idx = yaten.nn.functional.max_pool2d(x, 2, return_indices=True)
+    >>> yaten.nn.functional.max_unpool2d(out, idx, 2)
+    tensor([[[[0., 0.],
+              [4., 0.]]]])
+    """
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of ``max_pool3d``: maxima back at their places, zeros elsewhere.
+
+    >>> import yaten
+    >>> out, idx = yaten.nn.functional.max_pool3d(yaten.arange(8.0).reshape(1, 1, 2, 2, 2), 2, return_indices=True)
+    >>> yaten.nn.functional.max_unpool3d(out, idx, 2).flatten().tolist()
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0]
+    """
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)

@@ -204,3 +204,16 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     return _yaten.col2im(
         input, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
     )
+
+
+def channel_shuffle(input, groups):
+    """The channels regrouped: ``groups`` groups of C / groups channels interleaved (ShuffleNet's).
+
+    >>> import yaten
+    >>> yaten.nn.functional.channel_shuffle(yaten.arange(4.0).reshape(1, 4, 1), 2).flatten()
+    tensor([0., 2., 1., 3.])
+    """
+    return _yaten.channel_shuffle(input, groups)
+
+
+native_channel_shuffle = channel_shuffle
