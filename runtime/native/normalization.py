@@ -1,9 +1,10 @@
-"""Normalization layers as CompositeImplicitAutograd ops: batch_norm, layer_norm, group_norm, rms_norm.
+"""Normalization layers as CompositeImplicitAutograd ops: batch_norm, layer_norm, group_norm,
+instance_norm, rms_norm.
 
 Each checks its arguments with PyTorch's messages and calls a fused op with its own derivative
 (native_batch_norm, native_layer_norm: spec/native_functions.yaml, kernels in kernels/cpu/norm.py).
-group_norm is a layer norm of each group of channels followed by a per-channel affine map; rms_norm
-is a few yaten ops.
+group_norm is a layer norm of each group of channels followed by a per-channel affine map;
+instance_norm a batch norm of the (1, N * C, ...) view, as PyTorch's; rms_norm is a few yaten ops.
 """
 
 import ml_dtypes
@@ -85,3 +86,46 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
     if bias is not None:
         out = out + bias.reshape(shape)
     return out
+
+
+def instance_norm(
+    input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled
+):
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError(
+            "Expected running_mean and running_var to be defined when use_input_stats is false"
+        )
+    n, channels = input.shape[0], input.shape[wrap_dim(1, input.ndim)]
+
+    def per_instance(t):
+        return None if t is None else t.repeat(n)
+
+    # Every (sample, channel) pair is a channel of one batch-norm sample; the running statistics are
+    # updated per pair, then averaged over the batch into the caller's tensors.
+    mean, var = per_instance(running_mean), per_instance(running_var)
+    flat = input.contiguous().view((1, n * channels) + tuple(input.shape[2:]))
+    weight, bias = per_instance(weight), per_instance(bias)
+    out = yaten.batch_norm(flat, weight, bias, mean, var, use_input_stats, momentum, eps, cudnn_enabled)
+    for stats, updated in ((running_mean, mean), (running_var, var)):
+        if stats is not None:
+            stats.copy_(updated.view(n, channels).mean(0))
+    return out.view(input.shape)
+
+
+def renorm(self, p, dim, maxnorm):
+    """Each slice of ``self`` along ``dim`` whose ``p``-norm exceeds ``maxnorm`` scaled down to norm
+    ``maxnorm`` (over ``norm + 1e-7``, as ATen's)."""
+    if self.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self.ndim} dimensions")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    d = dim % self.ndim
+    norms = self.norm(p, [k for k in range(self.ndim) if k != d], True)
+    factor = yaten.where(norms > maxnorm, maxnorm / (norms + 1e-7), yaten.ones_like(norms))
+    return self * factor
+
+
+def renorm_(self, p, dim, maxnorm):
+    return self.copy_(renorm(self, p, dim, maxnorm))

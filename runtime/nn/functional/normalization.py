@@ -1,6 +1,11 @@
 """Normalization functions of ``torch.nn.functional``."""
 
+import math
+
 import yaten as _yaten
+
+from .pooling import avg_pool2d, avg_pool3d
+from .vision import pad
 
 
 def _verify_batch_size(size):
@@ -30,6 +35,65 @@ def batch_norm(
     if training:
         _verify_batch_size(input.shape)
     return _yaten.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
+def _verify_spatial_size(size):
+    if math.prod(size[2:]) == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+
+
+def instance_norm(
+    input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1,
+    eps=1e-5,
+):  # fmt: skip
+    """Normalize each channel (dim 1) of every sample over its spatial dims: with the sample's statistics
+    when ``use_input_stats`` (updating ``running_mean``/``running_var`` in place with their batch
+    average), with the running ones otherwise.
+
+    >>> import yaten
+    >>> import yaten.nn.functional as F
+    >>> mean = yaten.zeros(2)
+    >>> F.instance_norm(yaten.tensor([[[0.0, 2.0], [1.0, 5.0]]]), mean, yaten.ones(2))
+    tensor([[[-1.0000,  1.0000],
+             [-1.0000,  1.0000]]])
+    >>> mean
+    tensor([0.1000, 0.3000])
+    """
+    if use_input_stats:
+        _verify_spatial_size(input.shape)
+    return _yaten.instance_norm(
+        input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False
+    )
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """Divide each channel (dim 1) by ``(k + alpha / size * sum of squares over its size neighbouring
+    channels) ** beta``, as AlexNet's local response normalization.
+
+    >>> import yaten
+    >>> yaten.nn.functional.local_response_norm(yaten.tensor([[[1.0], [2.0]]]), 2, alpha=1.0, beta=1.0)
+    tensor([[[0.6667],
+             [0.5714]]])
+    """
+    dim = input.dim()
+    if dim < 3:
+        # torch's message, with the run of spaces its source line continuation leaves in it.
+        raise ValueError(
+            f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    # The channel window's mean of squares is an average pool over the channels, zero-padded at the ends.
+    div = input.mul(input)
+    if dim == 3:
+        div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1).view(sizes)
+    return input / div.mul(alpha).add(k).pow(beta)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

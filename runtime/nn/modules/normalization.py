@@ -1,4 +1,5 @@
-"""Layer, group and RMS normalization, as ``torch.nn.LayerNorm``, ``GroupNorm`` and ``RMSNorm``."""
+"""Layer, group, RMS and local response normalization, as ``torch.nn.LayerNorm``, ``GroupNorm``,
+``RMSNorm`` and ``LocalResponseNorm``."""
 
 import numbers
 
@@ -9,7 +10,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["GroupNorm", "LayerNorm", "RMSNorm"]
+__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"]
 
 
 class LayerNorm(Module):
@@ -131,3 +132,29 @@ class RMSNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class LocalResponseNorm(Module):
+    """Divide each channel by a power of the mean square of its ``size`` neighbouring channels
+    (``F.local_response_norm``).
+
+    >>> import yaten
+    >>> lrn = yaten.nn.LocalResponseNorm(2)
+    >>> lrn
+    LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
+    >>> lrn(yaten.randn(2, 5, 3, 3)).shape
+    yaten.Size([2, 5, 3, 3])
+    """
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
