@@ -36,6 +36,8 @@ __all__ = [
     "DigammaBackward0",
     "PolygammaBackward0",
     "ErfinvBackward0",
+    "I0Backward0",
+    "SpecialI1Backward0",
     "LogitBackward0",
     "Exp2Backward0",
     "SincBackward0",
@@ -97,6 +99,12 @@ __all__ = [
     "WhereBackward0",
     "WhereBackward1",
     "WhereBackward2",
+    "ViewAsRealBackward0",
+    "ViewAsComplexBackward0",
+    "ConjPhysicalBackward0",
+    "ComplexBackward0",
+    "PolarBackward0",
+    "AngleBackward0",
     "ViewBackward0",
     "AsStridedBackward0",
     "TransposeBackward0",
@@ -174,6 +182,20 @@ __all__ = [
     "HardtanhBackward0",
     "EmbeddingBackward0",
     "NllLossBackward0",
+    "EqBackward0",
+    "EqBackward1",
+    "NeBackward0",
+    "NeBackward1",
+    "LtBackward0",
+    "LtBackward1",
+    "LeBackward0",
+    "LeBackward1",
+    "GtBackward0",
+    "GtBackward1",
+    "GeBackward0",
+    "GeBackward1",
+    "FrexpBackward0",
+    "CtcLossBackward0",
     "NllLossBackwardBackward0",
     "BinaryCrossEntropyBackward0",
     "ConvolutionBackward0",
@@ -186,6 +208,8 @@ __all__ = [
     "AdaptiveAvgPool2DBackwardBackward0",
     "NativeLayerNormBackward0",
     "NativeBatchNormBackward0",
+    "ThnnFusedLstmCellBackward0",
+    "ThnnFusedGruCellBackward0",
     "LinalgSolveBackward0",
     "LinalgInvBackward0",
     "LinalgInvExBackward0",
@@ -197,6 +221,9 @@ __all__ = [
     "LinalgSvdBackward0",
     "LinalgEighBackward0",
     "LinalgSolveTriangularBackward0",
+    "FftR2CBackward0",
+    "FftC2RBackward0",
+    "FftC2CBackward0",
 ]
 
 
@@ -231,7 +258,7 @@ class AbsBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sign() if needs[0] else None  # spec/derivatives.yaml:11
+        grad_self = grad * self.sgn() if needs[0] else None  # spec/derivatives.yaml:11
         return (grad_self,)
 
 
@@ -266,7 +293,7 @@ class ExpBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result if needs[0] else None  # spec/derivatives.yaml:15
+        grad_self = grad * result.conj() if needs[0] else None  # spec/derivatives.yaml:15
         return (grad_self,)
 
 
@@ -288,7 +315,7 @@ class Expm1Backward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (result + 1) if needs[0] else None  # spec/derivatives.yaml:17
+        grad_self = grad * (result.conj() + 1) if needs[0] else None  # spec/derivatives.yaml:17
         return (grad_self,)
 
 
@@ -310,7 +337,7 @@ class LogBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / self if needs[0] else None  # spec/derivatives.yaml:19
+        grad_self = grad / self.conj() if needs[0] else None  # spec/derivatives.yaml:19
         return (grad_self,)
 
 
@@ -332,7 +359,7 @@ class Log2Backward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self * 0.6931471805599453) if needs[0] else None  # spec/derivatives.yaml:21
+        grad_self = grad / (self.conj() * 0.6931471805599453) if needs[0] else None  # spec/derivatives.yaml:21
         return (grad_self,)
 
 
@@ -354,7 +381,7 @@ class Log10Backward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self * 2.302585092994046) if needs[0] else None  # spec/derivatives.yaml:23
+        grad_self = grad / (self.conj() * 2.302585092994046) if needs[0] else None  # spec/derivatives.yaml:23
         return (grad_self,)
 
 
@@ -376,7 +403,7 @@ class Log1PBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (self + 1) if needs[0] else None  # spec/derivatives.yaml:25
+        grad_self = grad / (self.conj() + 1) if needs[0] else None  # spec/derivatives.yaml:25
         return (grad_self,)
 
 
@@ -398,7 +425,7 @@ class SqrtBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (2 * result) if needs[0] else None  # spec/derivatives.yaml:27
+        grad_self = grad / (2 * result.conj()) if needs[0] else None  # spec/derivatives.yaml:27
         return (grad_self,)
 
 
@@ -420,7 +447,7 @@ class RsqrtBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -0.5 * grad * result.pow(3) if needs[0] else None  # spec/derivatives.yaml:29
+        grad_self = -0.5 * grad * result.pow(3).conj() if needs[0] else None  # spec/derivatives.yaml:29
         return (grad_self,)
 
 
@@ -442,7 +469,7 @@ class ReciprocalBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad * result * result if needs[0] else None  # spec/derivatives.yaml:31
+        grad_self = -grad * (result * result).conj() if needs[0] else None  # spec/derivatives.yaml:31
         return (grad_self,)
 
 
@@ -464,7 +491,7 @@ class SinBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.cos() if needs[0] else None  # spec/derivatives.yaml:33
+        grad_self = grad * self.cos().conj() if needs[0] else None  # spec/derivatives.yaml:33
         return (grad_self,)
 
 
@@ -486,7 +513,7 @@ class CosBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad * self.sin() if needs[0] else None  # spec/derivatives.yaml:35
+        grad_self = -grad * self.sin().conj() if needs[0] else None  # spec/derivatives.yaml:35
         return (grad_self,)
 
 
@@ -508,7 +535,7 @@ class TanBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 + result * result) if needs[0] else None  # spec/derivatives.yaml:37
+        grad_self = grad * (1 + result * result).conj() if needs[0] else None  # spec/derivatives.yaml:37
         return (grad_self,)
 
 
@@ -530,7 +557,7 @@ class AtanBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (1 + self * self) if needs[0] else None  # spec/derivatives.yaml:39
+        grad_self = grad / (1 + self * self).conj() if needs[0] else None  # spec/derivatives.yaml:39
         return (grad_self,)
 
 
@@ -552,7 +579,7 @@ class TanhBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - result * result) if needs[0] else None  # spec/derivatives.yaml:41
+        grad_self = grad * (1 - result * result).conj() if needs[0] else None  # spec/derivatives.yaml:41
         return (grad_self,)
 
 
@@ -574,7 +601,7 @@ class AsinBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - self * self).rsqrt() if needs[0] else None  # spec/derivatives.yaml:43
+        grad_self = grad * (1 - self * self).rsqrt().conj() if needs[0] else None  # spec/derivatives.yaml:43
         return (grad_self,)
 
 
@@ -596,7 +623,7 @@ class AcosBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -grad * (1 - self * self).rsqrt() if needs[0] else None  # spec/derivatives.yaml:45
+        grad_self = -grad * (1 - self * self).rsqrt().conj() if needs[0] else None  # spec/derivatives.yaml:45
         return (grad_self,)
 
 
@@ -618,7 +645,7 @@ class SinhBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.cosh() if needs[0] else None  # spec/derivatives.yaml:47
+        grad_self = grad * self.cosh().conj() if needs[0] else None  # spec/derivatives.yaml:47
         return (grad_self,)
 
 
@@ -640,7 +667,7 @@ class CoshBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sinh() if needs[0] else None  # spec/derivatives.yaml:49
+        grad_self = grad * self.sinh().conj() if needs[0] else None  # spec/derivatives.yaml:49
         return (grad_self,)
 
 
@@ -662,7 +689,7 @@ class AsinhBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self * self + 1).rsqrt() if needs[0] else None  # spec/derivatives.yaml:51
+        grad_self = grad * (self * self + 1).rsqrt().conj() if needs[0] else None  # spec/derivatives.yaml:51
         return (grad_self,)
 
 
@@ -684,7 +711,7 @@ class AcoshBackward0(Node):
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self * self - 1).rsqrt() if needs[0] else None  # spec/derivatives.yaml:53
+        grad_self = (grad * ((self + 1).rsqrt() * (self - 1).rsqrt()).conj() if self.dtype.is_complex else grad * (self * self - 1).rsqrt()) if needs[0] else None  # spec/derivatives.yaml:54
         return (grad_self,)
 
 
@@ -702,11 +729,11 @@ class AtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:54
+    def apply(node, grads):  # spec/derivatives.yaml:55
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (1 - self * self) if needs[0] else None  # spec/derivatives.yaml:55
+        grad_self = grad / (1 - self * self).conj() if needs[0] else None  # spec/derivatives.yaml:56
         return (grad_self,)
 
 
@@ -724,11 +751,11 @@ class ErfcBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:56
+    def apply(node, grads):  # spec/derivatives.yaml:57
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = -1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:57
+        grad_self = -1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:58
         return (grad_self,)
 
 
@@ -746,11 +773,11 @@ class LgammaBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:58
+    def apply(node, grads):  # spec/derivatives.yaml:59
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.digamma() if needs[0] else None  # spec/derivatives.yaml:59
+        grad_self = grad * self.digamma() if needs[0] else None  # spec/derivatives.yaml:60
         return (grad_self,)
 
 
@@ -768,11 +795,11 @@ class DigammaBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:60
+    def apply(node, grads):  # spec/derivatives.yaml:61
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * polygamma(1, self) if needs[0] else None  # spec/derivatives.yaml:61
+        grad_self = grad * polygamma(1, self) if needs[0] else None  # spec/derivatives.yaml:62
         return (grad_self,)
 
 
@@ -790,12 +817,12 @@ class PolygammaBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:62
+    def apply(node, grads):  # spec/derivatives.yaml:63
         n = node._saved_n
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * polygamma(n + 1, self) if needs[0] else None  # spec/derivatives.yaml:63
+        grad_self = grad * polygamma(n + 1, self) if needs[0] else None  # spec/derivatives.yaml:64
         return (grad_self,)
 
 
@@ -813,11 +840,64 @@ class ErfinvBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:64
+    def apply(node, grads):  # spec/derivatives.yaml:65
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = 0.886226925452758 * (result * result).exp() * grad if needs[0] else None  # spec/derivatives.yaml:65
+        grad_self = 0.886226925452758 * (result * result).exp() * grad if needs[0] else None  # spec/derivatives.yaml:66
+        return (grad_self,)
+
+
+class I0Backward0(Node):
+    """i0(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:67
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * special_i1(self) if needs[0] else None  # spec/derivatives.yaml:68
+        return (grad_self,)
+
+
+class SpecialI1Backward0(Node):
+    """special_i1(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:69
+        self = node._saved_self_.unpack(node)
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad * (self.i0() - result / self).masked_fill(self == 0, 0.5) if needs[0] else None  # spec/derivatives.yaml:70
         return (grad_self,)
 
 
@@ -835,12 +915,12 @@ class LogitBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:66
+    def apply(node, grads):  # spec/derivatives.yaml:71
         self = node._saved_self_.unpack(node)
         eps = node._saved_eps
         grad = grads[0]
         needs = node._needs()
-        grad_self = logit_backward(grad, self, eps) if needs[0] else None  # spec/derivatives.yaml:67
+        grad_self = logit_backward(grad, self, eps) if needs[0] else None  # spec/derivatives.yaml:72
         return (grad_self,)
 
 
@@ -858,11 +938,11 @@ class Exp2Backward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:68
+    def apply(node, grads):  # spec/derivatives.yaml:73
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result * 0.6931471805599453 if needs[0] else None  # spec/derivatives.yaml:69
+        grad_self = grad * result.conj() * 0.6931471805599453 if needs[0] else None  # spec/derivatives.yaml:74
         return (grad_self,)
 
 
@@ -880,11 +960,11 @@ class SincBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:70
+    def apply(node, grads):  # spec/derivatives.yaml:75
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = sinc_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:71
+        grad_self = sinc_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:76
         return (grad_self,)
 
 
@@ -894,10 +974,10 @@ class Deg2RadBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:72
+    def apply(node, grads):  # spec/derivatives.yaml:77
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * 0.017453292519943295 if needs[0] else None  # spec/derivatives.yaml:73
+        grad_self = grad * 0.017453292519943295 if needs[0] else None  # spec/derivatives.yaml:78
         return (grad_self,)
 
 
@@ -907,10 +987,10 @@ class Rad2DegBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:74
+    def apply(node, grads):  # spec/derivatives.yaml:79
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * 57.29577951308232 if needs[0] else None  # spec/derivatives.yaml:75
+        grad_self = grad * 57.29577951308232 if needs[0] else None  # spec/derivatives.yaml:80
         return (grad_self,)
 
 
@@ -920,23 +1000,41 @@ class FracBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:76
+    def apply(node, grads):  # spec/derivatives.yaml:81
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:77
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:82
         return (grad_self,)
 
 
 class SgnBackward0(Node):
     """sgn(Tensor self) -> Tensor"""
 
-    __slots__ = ()
-    _saved_fields = ()
+    __slots__ = ("_saved_self_", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
 
-    def apply(node, grads):  # spec/derivatives.yaml:78
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:83
+        self = node._saved_self_.unpack(node)
+        result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:79
+        grad_self = sgn_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:84
         return (grad_self,)
 
 
@@ -970,14 +1068,14 @@ class HypotBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:80
+    def apply(node, grads):  # spec/derivatives.yaml:85
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self / result if needs[0] else None  # spec/derivatives.yaml:81
-        grad_other = grad * other / result if needs[1] else None  # spec/derivatives.yaml:82
+        grad_self = grad * self / result if needs[0] else None  # spec/derivatives.yaml:86
+        grad_other = grad * other / result if needs[1] else None  # spec/derivatives.yaml:87
         return (grad_self, grad_other)
 
 
@@ -1003,13 +1101,13 @@ class LogaddexpBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:83
+    def apply(node, grads):  # spec/derivatives.yaml:88
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (1 + (other - self).exp()) if needs[0] else None  # spec/derivatives.yaml:84
-        grad_other = grad / (1 + (self - other).exp()) if needs[1] else None  # spec/derivatives.yaml:85
+        grad_self = grad / (1 + (other - self).exp()).conj() if needs[0] else None  # spec/derivatives.yaml:89
+        grad_other = grad / (1 + (self - other).exp()).conj() if needs[1] else None  # spec/derivatives.yaml:90
         return (grad_self, grad_other)
 
 
@@ -1035,13 +1133,13 @@ class Logaddexp2Backward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:86
+    def apply(node, grads):  # spec/derivatives.yaml:91
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / (1 + (other - self).exp2()) if needs[0] else None  # spec/derivatives.yaml:87
-        grad_other = grad / (1 + (self - other).exp2()) if needs[1] else None  # spec/derivatives.yaml:88
+        grad_self = grad / (1 + (other - self).exp2()) if needs[0] else None  # spec/derivatives.yaml:92
+        grad_other = grad / (1 + (self - other).exp2()) if needs[1] else None  # spec/derivatives.yaml:93
         return (grad_self, grad_other)
 
 
@@ -1067,13 +1165,13 @@ class XlogyBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:89
+    def apply(node, grads):  # spec/derivatives.yaml:94
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * xlogy((self != 0), other) if needs[0] else None  # spec/derivatives.yaml:90
-        grad_other = grad * self / other if needs[1] else None  # spec/derivatives.yaml:91
+        grad_self = grad * xlogy((self != 0), other) if needs[0] else None  # spec/derivatives.yaml:95
+        grad_other = grad * self / other if needs[1] else None  # spec/derivatives.yaml:96
         return (grad_self, grad_other)
 
 
@@ -1091,12 +1189,12 @@ class XlogyBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:92
+    def apply(node, grads):  # spec/derivatives.yaml:97
         self = node._saved_self
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = grad * self / other if needs[0] else None  # spec/derivatives.yaml:93
+        grad_other = grad * self / other if needs[0] else None  # spec/derivatives.yaml:98
         return (grad_other,)
 
 
@@ -1114,12 +1212,12 @@ class XlogyBackward2(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:94
+    def apply(node, grads):  # spec/derivatives.yaml:99
         self = node._saved_self_.unpack(node)
         other = node._saved_other
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * xlogy((self != 0).to(grad.dtype), other) if needs[0] else None  # spec/derivatives.yaml:95
+        grad_self = grad * xlogy((self != 0).to(grad.dtype), other) if needs[0] else None  # spec/derivatives.yaml:100
         return (grad_self,)
 
 
@@ -1153,14 +1251,14 @@ class CopysignBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:96
+    def apply(node, grads):  # spec/derivatives.yaml:101
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:97
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:98
+        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:102
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:103
         return (grad_self, grad_other)
 
 
@@ -1186,12 +1284,12 @@ class CopysignBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:99
+    def apply(node, grads):  # spec/derivatives.yaml:104
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:100
+        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:105
         return (grad_self,)
 
 
@@ -1209,11 +1307,11 @@ class LogSigmoidBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:101
+    def apply(node, grads):  # spec/derivatives.yaml:106
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (-self).sigmoid() if needs[0] else None  # spec/derivatives.yaml:102
+        grad_self = grad * (-self).sigmoid() if needs[0] else None  # spec/derivatives.yaml:107
         return (grad_self,)
 
 
@@ -1231,11 +1329,11 @@ class HardswishBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:103
+    def apply(node, grads):  # spec/derivatives.yaml:108
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * where(self <= -3, 0.0, where(self < 3, self / 3 + 0.5, 1.0)) if needs[0] else None  # spec/derivatives.yaml:104
+        grad_self = grad * where(self <= -3, 0.0, where(self < 3, self / 3 + 0.5, 1.0)) if needs[0] else None  # spec/derivatives.yaml:109
         return (grad_self,)
 
 
@@ -1253,11 +1351,11 @@ class HardsigmoidBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:105
+    def apply(node, grads):  # spec/derivatives.yaml:110
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where((self > -3) & (self < 3), grad * 0.1666666716337204, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:107
+        grad_self = where((self > -3) & (self < 3), grad * 0.1666666716337204, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:112
         return (grad_self,)
 
 
@@ -1275,11 +1373,11 @@ class MishBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:108
+    def apply(node, grads):  # spec/derivatives.yaml:113
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mish_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:109
+        grad_self = mish_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:114
         return (grad_self,)
 
 
@@ -1297,12 +1395,12 @@ class CeluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:110
+    def apply(node, grads):  # spec/derivatives.yaml:115
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= 0, grad * (self / alpha).exp(), grad) if needs[0] else None  # spec/derivatives.yaml:111
+        grad_self = where(self <= 0, grad * (self / alpha).exp(), grad) if needs[0] else None  # spec/derivatives.yaml:116
         return (grad_self,)
 
 
@@ -1328,12 +1426,12 @@ class SeluBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:112
+    def apply(node, grads):  # spec/derivatives.yaml:117
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= 0, grad * result + grad * 1.7580993408473768599402175208123, grad * 1.0507009873554804934193349852946) if needs[0] else None  # spec/derivatives.yaml:113
+        grad_self = where(self <= 0, grad * result + grad * 1.7580993408473768599402175208123, grad * 1.0507009873554804934193349852946) if needs[0] else None  # spec/derivatives.yaml:118
         return (grad_self,)
 
 
@@ -1351,12 +1449,12 @@ class ThresholdBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:114
+    def apply(node, grads):  # spec/derivatives.yaml:119
         self = node._saved_self_.unpack(node)
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= threshold, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:115
+        grad_self = where(self <= threshold, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:120
         return (grad_self,)
 
 
@@ -1382,13 +1480,13 @@ class FmaxBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:116
+    def apply(node, grads):  # spec/derivatives.yaml:121
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(((self >= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:117
-        grad_other = grad.masked_fill((self >= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:118
+        grad_self = grad.masked_fill(((self >= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:122
+        grad_other = grad.masked_fill((self >= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:123
         return (grad_self, grad_other)
 
 
@@ -1414,13 +1512,13 @@ class FminBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:119
+    def apply(node, grads):  # spec/derivatives.yaml:124
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(((self <= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:120
-        grad_other = grad.masked_fill((self <= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:121
+        grad_self = grad.masked_fill(((self <= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:125
+        grad_other = grad.masked_fill((self <= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:126
         return (grad_self, grad_other)
 
 
@@ -1438,12 +1536,12 @@ class HardshrinkBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:122
+    def apply(node, grads):  # spec/derivatives.yaml:127
         self = node._saved_self_.unpack(node)
         lambd = node._saved_lambd
         grad = grads[0]
         needs = node._needs()
-        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:123
+        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:128
         return (grad_self,)
 
 
@@ -1461,12 +1559,12 @@ class SoftshrinkBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:124
+    def apply(node, grads):  # spec/derivatives.yaml:129
         self = node._saved_self_.unpack(node)
         lambd = node._saved_lambd
         grad = grads[0]
         needs = node._needs()
-        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:125
+        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:130
         return (grad_self,)
 
 
@@ -1484,11 +1582,11 @@ class SigmoidBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:126
+    def apply(node, grads):  # spec/derivatives.yaml:131
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * result * (1 - result) if needs[0] else None  # spec/derivatives.yaml:127
+        grad_self = grad * (result * (1 - result)).conj() if needs[0] else None  # spec/derivatives.yaml:132
         return (grad_self,)
 
 
@@ -1506,11 +1604,11 @@ class ReluBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:128
+    def apply(node, grads):  # spec/derivatives.yaml:133
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:129
+        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:134
         return (grad_self,)
 
 
@@ -1528,11 +1626,11 @@ class SiluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:130
+    def apply(node, grads):  # spec/derivatives.yaml:135
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())) if needs[0] else None  # spec/derivatives.yaml:131
+        grad_self = grad * (self.sigmoid() * (1 + self * (1 - self.sigmoid()))).conj() if needs[0] else None  # spec/derivatives.yaml:136
         return (grad_self,)
 
 
@@ -1550,11 +1648,11 @@ class ErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:132
+    def apply(node, grads):  # spec/derivatives.yaml:137
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:133
+        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:138
         return (grad_self,)
 
 
@@ -1564,10 +1662,10 @@ class FloorBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:134
+    def apply(node, grads):  # spec/derivatives.yaml:139
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:135
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:140
         return (grad_self,)
 
 
@@ -1577,10 +1675,10 @@ class CeilBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:136
+    def apply(node, grads):  # spec/derivatives.yaml:141
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:137
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:142
         return (grad_self,)
 
 
@@ -1590,10 +1688,10 @@ class RoundBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:138
+    def apply(node, grads):  # spec/derivatives.yaml:143
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:139
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:144
         return (grad_self,)
 
 
@@ -1603,10 +1701,10 @@ class TruncBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:140
+    def apply(node, grads):  # spec/derivatives.yaml:145
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:141
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:146
         return (grad_self,)
 
 
@@ -1624,11 +1722,11 @@ class GeluErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:142
+    def apply(node, grads):  # spec/derivatives.yaml:147
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:143
+        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:148
         return (grad_self,)
 
 
@@ -1646,11 +1744,11 @@ class GeluTanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:144
+    def apply(node, grads):  # spec/derivatives.yaml:149
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:145
+        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:150
         return (grad_self,)
 
 
@@ -1660,12 +1758,12 @@ class AddBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:146
+    def apply(node, grads):  # spec/derivatives.yaml:151
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:147
-        grad_other = maybe_multiply(grad, alpha) if needs[1] else None  # spec/derivatives.yaml:148
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:152
+        grad_other = maybe_multiply(grad, alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:153
         return (grad_self, grad_other)
 
 
@@ -1675,12 +1773,12 @@ class SubBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:149
+    def apply(node, grads):  # spec/derivatives.yaml:154
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:150
-        grad_other = maybe_multiply(-grad, alpha) if needs[1] else None  # spec/derivatives.yaml:151
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:155
+        grad_other = maybe_multiply(-grad, alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:156
         return (grad_self, grad_other)
 
 
@@ -1706,13 +1804,13 @@ class MulBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:152
+    def apply(node, grads):  # spec/derivatives.yaml:157
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other if needs[0] else None  # spec/derivatives.yaml:153
-        grad_other = grad * self if needs[1] else None  # spec/derivatives.yaml:154
+        grad_self = grad * conj_of(other) if needs[0] else None  # spec/derivatives.yaml:158
+        grad_other = grad * self.conj() if needs[1] else None  # spec/derivatives.yaml:159
         return (grad_self, grad_other)
 
 
@@ -1738,63 +1836,18 @@ class DivBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:155
-        self = node._saved_self_.unpack(node)
-        other = node._saved_other_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad / other if needs[0] else None  # spec/derivatives.yaml:156
-        grad_other = -grad * self / (other * other) if needs[1] else None  # spec/derivatives.yaml:157
-        return (grad_self, grad_other)
-
-
-class RemainderBackward0(Node):
-    """remainder.Scalar(Tensor self, Scalar other) -> Tensor"""
-
-    __slots__ = ()
-    _saved_fields = ()
-
-    def apply(node, grads):  # spec/derivatives.yaml:158
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:159
-        return (grad_self,)
-
-
-class RemainderBackward1(Node):
-    """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_other_")
-    _saved_fields = ("_saved_self_", "_saved_other_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_other(node):
-        return node._saved_other_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_other(node):
-        return node._saved_other_
-
     def apply(node, grads):  # spec/derivatives.yaml:160
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:161
-        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:162
+        grad_self = grad / conj_of(other) if needs[0] else None  # spec/derivatives.yaml:161
+        grad_other = -grad * (self / (other * other)).conj() if needs[1] else None  # spec/derivatives.yaml:162
         return (grad_self, grad_other)
 
 
-class FmodBackward0(Node):
-    """fmod.Scalar(Tensor self, Scalar other) -> Tensor"""
+class RemainderBackward0(Node):
+    """remainder.Scalar(Tensor self, Scalar other) -> Tensor"""
 
     __slots__ = ()
     _saved_fields = ()
@@ -1806,8 +1859,8 @@ class FmodBackward0(Node):
         return (grad_self,)
 
 
-class FmodBackward1(Node):
-    """fmod.Tensor(Tensor self, Tensor other) -> Tensor"""
+class RemainderBackward1(Node):
+    """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_other_")
     _saved_fields = ("_saved_self_", "_saved_other_")
@@ -1834,7 +1887,52 @@ class FmodBackward1(Node):
         grad = grads[0]
         needs = node._needs()
         grad_self = grad if needs[0] else None  # spec/derivatives.yaml:166
-        grad_other = -grad * (self / other).trunc() if needs[1] else None  # spec/derivatives.yaml:167
+        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:167
+        return (grad_self, grad_other)
+
+
+class FmodBackward0(Node):
+    """fmod.Scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:168
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:169
+        return (grad_self,)
+
+
+class FmodBackward1(Node):
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:170
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:171
+        grad_other = -grad * (self / other).trunc() if needs[1] else None  # spec/derivatives.yaml:172
         return (grad_self, grad_other)
 
 
@@ -1852,12 +1950,12 @@ class PowBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:168
+    def apply(node, grads):  # spec/derivatives.yaml:173
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:169
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:174
         return (grad_self,)
 
 
@@ -1891,14 +1989,14 @@ class PowBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:170
+    def apply(node, grads):  # spec/derivatives.yaml:175
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:171
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:172
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:176
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:177
         return (grad_self, grad_exponent)
 
 
@@ -1924,13 +2022,13 @@ class PowBackward2(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:173
+    def apply(node, grads):  # spec/derivatives.yaml:178
         self = node._saved_self
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:174
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:179
         return (grad_exponent,)
 
 
@@ -1956,13 +2054,13 @@ class MaximumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:175
+    def apply(node, grads):  # spec/derivatives.yaml:180
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[0] else None  # spec/derivatives.yaml:176
-        grad_other = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[1] else None  # spec/derivatives.yaml:177
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[0] else None  # spec/derivatives.yaml:181
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[1] else None  # spec/derivatives.yaml:182
         return (grad_self, grad_other)
 
 
@@ -1988,13 +2086,13 @@ class MinimumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:178
+    def apply(node, grads):  # spec/derivatives.yaml:183
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[0] else None  # spec/derivatives.yaml:179
-        grad_other = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[1] else None  # spec/derivatives.yaml:180
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[1] else None  # spec/derivatives.yaml:185
         return (grad_self, grad_other)
 
 
@@ -2020,13 +2118,13 @@ class Atan2Backward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:181
+    def apply(node, grads):  # spec/derivatives.yaml:186
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:182
-        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:183
+        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:187
+        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:188
         return (grad_self, grad_other)
 
 
@@ -2044,12 +2142,12 @@ class ClampMinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:184
+    def apply(node, grads):  # spec/derivatives.yaml:189
         self = node._saved_self_.unpack(node)
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:185
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:190
         return (grad_self,)
 
 
@@ -2067,12 +2165,12 @@ class ClampMaxBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:186
+    def apply(node, grads):  # spec/derivatives.yaml:191
         self = node._saved_self_.unpack(node)
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:187
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:192
         return (grad_self,)
 
 
@@ -2098,13 +2196,13 @@ class ClampMinBackward1(Node):
     def _raw_saved_min(node):
         return node._saved_min_
 
-    def apply(node, grads):  # spec/derivatives.yaml:188
+    def apply(node, grads):  # spec/derivatives.yaml:193
         self = node._saved_self_.unpack(node)
         min = node._saved_min_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:189
-        grad_min = where(self < min, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:190
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:194
+        grad_min = where(self < min, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:195
         return (grad_self, grad_min)
 
 
@@ -2130,13 +2228,13 @@ class ClampMaxBackward1(Node):
     def _raw_saved_max(node):
         return node._saved_max_
 
-    def apply(node, grads):  # spec/derivatives.yaml:191
+    def apply(node, grads):  # spec/derivatives.yaml:196
         self = node._saved_self_.unpack(node)
         max = node._saved_max_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:192
-        grad_max = where(self > max, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:193
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:197
+        grad_max = where(self > max, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:198
         return (grad_self, grad_max)
 
 
@@ -2146,12 +2244,12 @@ class LerpBackward0(Node):
     __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:194
+    def apply(node, grads):  # spec/derivatives.yaml:199
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:195
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:196
+        grad_self = grad * (1 - weight.conjugate()) if needs[0] else None  # spec/derivatives.yaml:200
+        grad_end = grad * weight.conjugate() if needs[1] else None  # spec/derivatives.yaml:201
         return (grad_self, grad_end)
 
 
@@ -2185,15 +2283,15 @@ class LerpBackward1(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:197
+    def apply(node, grads):  # spec/derivatives.yaml:202
         self = node._saved_self_.unpack(node)
         end = node._saved_end_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight) if needs[0] else None  # spec/derivatives.yaml:198
-        grad_end = grad * weight if needs[1] else None  # spec/derivatives.yaml:199
-        grad_weight = grad * (end - self) if needs[2] else None  # spec/derivatives.yaml:200
+        grad_self = grad * (1 - weight).conj() if needs[0] else None  # spec/derivatives.yaml:203
+        grad_end = grad * weight.conj() if needs[1] else None  # spec/derivatives.yaml:204
+        grad_weight = grad * (end - self).conj() if needs[2] else None  # spec/derivatives.yaml:205
         return (grad_self, grad_end, grad_weight)
 
 
@@ -2219,15 +2317,15 @@ class AddcmulBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:201
+    def apply(node, grads):  # spec/derivatives.yaml:206
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:202
-        grad_tensor1 = grad * tensor2 * value if needs[1] else None  # spec/derivatives.yaml:203
-        grad_tensor2 = grad * tensor1 * value if needs[2] else None  # spec/derivatives.yaml:204
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:207
+        grad_tensor1 = grad * (tensor2 * value).conj() if needs[1] else None  # spec/derivatives.yaml:208
+        grad_tensor2 = grad * (tensor1 * value).conj() if needs[2] else None  # spec/derivatives.yaml:209
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -2253,15 +2351,15 @@ class AddcdivBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:205
+    def apply(node, grads):  # spec/derivatives.yaml:210
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:206
-        grad_tensor1 = grad * value / tensor2 if needs[1] else None  # spec/derivatives.yaml:207
-        grad_tensor2 = -grad * value * tensor1 / (tensor2 * tensor2) if needs[2] else None  # spec/derivatives.yaml:208
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:211
+        grad_tensor1 = grad * (value / tensor2).conj() if needs[1] else None  # spec/derivatives.yaml:212
+        grad_tensor2 = -grad * (value * tensor1 / (tensor2 * tensor2)).conj() if needs[2] else None  # spec/derivatives.yaml:213
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -2279,12 +2377,12 @@ class WhereBackward0(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:209
+    def apply(node, grads):  # spec/derivatives.yaml:214
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:211
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:212
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:216
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:217
         return (grad_self, grad_other)
 
 
@@ -2302,11 +2400,11 @@ class WhereBackward1(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:213
+    def apply(node, grads):  # spec/derivatives.yaml:218
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:215
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:220
         return (grad_self,)
 
 
@@ -2324,12 +2422,108 @@ class WhereBackward2(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:216
+    def apply(node, grads):  # spec/derivatives.yaml:221
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:218
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:223
         return (grad_other,)
+
+
+class ViewAsRealBackward0(Node):
+    """view_as_real(Tensor(a) self) -> Tensor(a)"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:224
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = view_as_complex(grad.contiguous()) if needs[0] else None  # spec/derivatives.yaml:225
+        return (grad_self,)
+
+
+class ViewAsComplexBackward0(Node):
+    """view_as_complex(Tensor(a) self) -> Tensor(a)"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:226
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = view_as_real(grad.contiguous().resolve_conj()) if needs[0] else None  # spec/derivatives.yaml:227
+        return (grad_self,)
+
+
+class ConjPhysicalBackward0(Node):
+    """_conj_physical(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:228
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad.conj_physical() if needs[0] else None  # spec/derivatives.yaml:229
+        return (grad_self,)
+
+
+class ComplexBackward0(Node):
+    """complex(Tensor real, Tensor imag) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:230
+        grad = grads[0]
+        needs = node._needs()
+        grad_real = grad.real if needs[0] else None  # spec/derivatives.yaml:231
+        grad_imag = grad.imag if needs[1] else None  # spec/derivatives.yaml:232
+        return (grad_real, grad_imag)
+
+
+class PolarBackward0(Node):
+    """polar(Tensor abs, Tensor angle) -> Tensor"""
+
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:233
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        grad_abs, grad_angle = polar_backward(grad, result)  # spec/derivatives.yaml:234
+        return (grad_abs, grad_angle)
+
+
+class AngleBackward0(Node):
+    """angle(Tensor self) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:235
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = angle_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:236
+        return (grad_self,)
 
 
 class ViewBackward0(Node):
@@ -2343,11 +2537,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:219
+    def apply(node, grads):  # spec/derivatives.yaml:237
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:220
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:238
         return (grad_self,)
 
 
@@ -2362,14 +2556,14 @@ class AsStridedBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:221
+    def apply(node, grads):  # spec/derivatives.yaml:239
         self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:222
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:240
         return (grad_self,)
 
 
@@ -2379,12 +2573,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:223
+    def apply(node, grads):  # spec/derivatives.yaml:241
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:224
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:242
         return (grad_self,)
 
 
@@ -2394,10 +2588,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:225
+    def apply(node, grads):  # spec/derivatives.yaml:243
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:226
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:244
         return (grad_self,)
 
 
@@ -2407,11 +2601,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:227
+    def apply(node, grads):  # spec/derivatives.yaml:245
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:228
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:246
         return (grad_self,)
 
 
@@ -2426,11 +2620,11 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:229
+    def apply(node, grads):  # spec/derivatives.yaml:247
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:230
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:248
         return (grad_self,)
 
 
@@ -2445,11 +2639,11 @@ class SqueezeBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:231
+    def apply(node, grads):  # spec/derivatives.yaml:249
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:232
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:250
         return (grad_self,)
 
 
@@ -2464,11 +2658,11 @@ class SqueezeBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:233
+    def apply(node, grads):  # spec/derivatives.yaml:251
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:234
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:252
         return (grad_self,)
 
 
@@ -2483,11 +2677,11 @@ class SqueezeBackward2(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:235
+    def apply(node, grads):  # spec/derivatives.yaml:253
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:236
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:254
         return (grad_self,)
 
 
@@ -2497,11 +2691,11 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:237
+    def apply(node, grads):  # spec/derivatives.yaml:255
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:238
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:256
         return (grad_self,)
 
 
@@ -2516,13 +2710,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:239
+    def apply(node, grads):  # spec/derivatives.yaml:257
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:240
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:258
         return (grad_self,)
 
 
@@ -2537,7 +2731,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:241
+    def apply(node, grads):  # spec/derivatives.yaml:259
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -2545,7 +2739,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:242
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:260
         return (grad_self,)
 
 
@@ -2555,11 +2749,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:243
+    def apply(node, grads):  # spec/derivatives.yaml:261
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:244
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:262
         return (grad_self,)
 
 
@@ -2569,11 +2763,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:245
+    def apply(node, grads):  # spec/derivatives.yaml:263
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:246
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:264
         return (grad_self,)
 
 
@@ -2583,11 +2777,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:247
+    def apply(node, grads):  # spec/derivatives.yaml:265
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:248
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:266
         return (grad_self,)
 
 
@@ -2602,11 +2796,11 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:249
+    def apply(node, grads):  # spec/derivatives.yaml:267
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:250
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:268
         return (grad_self,)
 
 
@@ -2621,13 +2815,13 @@ class SumBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:251
+    def apply(node, grads):  # spec/derivatives.yaml:269
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:252
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:270
         return (grad_self,)
 
 
@@ -2642,11 +2836,11 @@ class MeanBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:253
+    def apply(node, grads):  # spec/derivatives.yaml:271
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:254
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:272
         return (grad_self,)
 
 
@@ -2661,13 +2855,13 @@ class MeanBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:255
+    def apply(node, grads):  # spec/derivatives.yaml:273
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:256
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:274
         return (grad_self,)
 
 
@@ -2693,12 +2887,12 @@ class ProdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:257
+    def apply(node, grads):  # spec/derivatives.yaml:275
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:258
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:276
         return (grad_self,)
 
 
@@ -2724,14 +2918,14 @@ class ProdBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:259
+    def apply(node, grads):  # spec/derivatives.yaml:277
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:260
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:278
         return (grad_self,)
 
 
@@ -2754,7 +2948,7 @@ class MaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:261
+    def apply(node, grads):  # spec/derivatives.yaml:279
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -2762,7 +2956,7 @@ class MaxBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:263
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:281
         return (grad_self,)
 
 
@@ -2788,12 +2982,12 @@ class MaxBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:264
+    def apply(node, grads):  # spec/derivatives.yaml:282
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:265
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:283
         return (grad_self,)
 
 
@@ -2816,7 +3010,7 @@ class MinBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:266
+    def apply(node, grads):  # spec/derivatives.yaml:284
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -2824,7 +3018,7 @@ class MinBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:268
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:286
         return (grad_self,)
 
 
@@ -2847,14 +3041,14 @@ class SortBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:269
+    def apply(node, grads):  # spec/derivatives.yaml:287
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:271
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:289
         return (grad_self,)
 
 
@@ -2877,14 +3071,14 @@ class SortBackward1(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:272
+    def apply(node, grads):  # spec/derivatives.yaml:290
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:274
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:292
         return (grad_self,)
 
 
@@ -2907,14 +3101,14 @@ class TopkBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:275
+    def apply(node, grads):  # spec/derivatives.yaml:293
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:277
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:295
         return (grad_self,)
 
 
@@ -2940,12 +3134,12 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:278
+    def apply(node, grads):  # spec/derivatives.yaml:296
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:279
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:297
         return (grad_self,)
 
 
@@ -2971,14 +3165,14 @@ class AmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:280
+    def apply(node, grads):  # spec/derivatives.yaml:298
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:281
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:299
         return (grad_self,)
 
 
@@ -3004,14 +3198,14 @@ class AminBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:282
+    def apply(node, grads):  # spec/derivatives.yaml:300
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:283
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:301
         return (grad_self,)
 
 
@@ -3029,14 +3223,14 @@ class VarBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:284
+    def apply(node, grads):  # spec/derivatives.yaml:302
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:285
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:303
         return (grad_self,)
 
 
@@ -3062,7 +3256,7 @@ class StdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:286
+    def apply(node, grads):  # spec/derivatives.yaml:304
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         correction = node._saved_correction
@@ -3070,7 +3264,7 @@ class StdBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:287
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:305
         return (grad_self,)
 
 
@@ -3096,14 +3290,14 @@ class LogsumexpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:288
+    def apply(node, grads):  # spec/derivatives.yaml:306
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:289
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:307
         return (grad_self,)
 
 
@@ -3129,13 +3323,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:290
+    def apply(node, grads):  # spec/derivatives.yaml:308
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:291
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:309
         return (grad_self,)
 
 
@@ -3161,7 +3355,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:292
+    def apply(node, grads):  # spec/derivatives.yaml:310
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -3169,7 +3363,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:293
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:311
         return (grad_self,)
 
 
@@ -3179,11 +3373,11 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:294
+    def apply(node, grads):  # spec/derivatives.yaml:312
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:295
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:313
         return (grad_self,)
 
 
@@ -3209,13 +3403,13 @@ class CumprodBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:296
+    def apply(node, grads):  # spec/derivatives.yaml:314
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumprod_backward(grad.to(self.dtype), self, dim, result) if needs[0] else None  # spec/derivatives.yaml:297
+        grad_self = cumprod_backward(grad.to(self.dtype), self, dim, result) if needs[0] else None  # spec/derivatives.yaml:315
         return (grad_self,)
 
 
@@ -3241,14 +3435,14 @@ class CummaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:298
+    def apply(node, grads):  # spec/derivatives.yaml:316
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:300
+        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:318
         return (grad_self,)
 
 
@@ -3274,14 +3468,14 @@ class CumminBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:301
+    def apply(node, grads):  # spec/derivatives.yaml:319
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:303
+        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:321
         return (grad_self,)
 
 
@@ -3307,13 +3501,13 @@ class LogcumsumexpBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:304
+    def apply(node, grads):  # spec/derivatives.yaml:322
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logcumsumexp_backward(grad, self, result, dim) if needs[0] else None  # spec/derivatives.yaml:305
+        grad_self = logcumsumexp_backward(grad, self, result, dim) if needs[0] else None  # spec/derivatives.yaml:323
         return (grad_self,)
 
 
@@ -3336,13 +3530,13 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:306
+    def apply(node, grads):  # spec/derivatives.yaml:324
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:307
+        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:325
         return (grad_self,)
 
 
@@ -3365,13 +3559,13 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:308
+    def apply(node, grads):  # spec/derivatives.yaml:326
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:309
+        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:327
         return (grad_self,)
 
 
@@ -3397,15 +3591,15 @@ class SoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:310
+    def apply(node, grads):  # spec/derivatives.yaml:328
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         input_dtype = node._saved_input_dtype
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:311
-        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:312
+        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:329
+        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:330
         return (grad_grad_output, grad_output)
 
 
@@ -3431,14 +3625,14 @@ class LogSoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:313
+    def apply(node, grads):  # spec/derivatives.yaml:331
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:314
-        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:315
+        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:332
+        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:333
         return (grad_grad_output, grad_output)
 
 
@@ -3464,13 +3658,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:316
+    def apply(node, grads):  # spec/derivatives.yaml:334
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:317
-        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:318
+        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:335
+        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:336
         return (grad_self, grad_mat2)
 
 
@@ -3496,13 +3690,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:319
+    def apply(node, grads):  # spec/derivatives.yaml:337
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None  # spec/derivatives.yaml:320
-        grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None  # spec/derivatives.yaml:321
+        grad_self = grad.bmm(mat2.transpose(1, 2).conj()) if needs[0] else None  # spec/derivatives.yaml:338
+        grad_mat2 = self.transpose(1, 2).conj().bmm(grad) if needs[1] else None  # spec/derivatives.yaml:339
         return (grad_self, grad_mat2)
 
 
@@ -3528,16 +3722,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:322
+    def apply(node, grads):  # spec/derivatives.yaml:340
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:323
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs[1] else None  # spec/derivatives.yaml:324
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:325
+        grad_self = maybe_multiply(grad, beta.conjugate()) if needs[0] else None  # spec/derivatives.yaml:341
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:342
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha.conjugate()) if needs[2] else None  # spec/derivatives.yaml:343
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -3563,13 +3757,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:326
+    def apply(node, grads):  # spec/derivatives.yaml:344
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor if needs[0] else None  # spec/derivatives.yaml:327
-        grad_tensor = grad * self if needs[1] else None  # spec/derivatives.yaml:328
+        grad_self = grad * tensor.conj() if needs[0] else None  # spec/derivatives.yaml:345
+        grad_tensor = grad * self.conj() if needs[1] else None  # spec/derivatives.yaml:346
         return (grad_self, grad_tensor)
 
 
@@ -3595,13 +3789,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:329
+    def apply(node, grads):  # spec/derivatives.yaml:347
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec) if needs[0] else None  # spec/derivatives.yaml:330
-        grad_vec = self.t().mv(grad) if needs[1] else None  # spec/derivatives.yaml:331
+        grad_self = outer(grad, vec.conj()) if needs[0] else None  # spec/derivatives.yaml:348
+        grad_vec = self.t().conj().mv(grad) if needs[1] else None  # spec/derivatives.yaml:349
         return (grad_self, grad_vec)
 
 
@@ -3615,12 +3809,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:332
+    def apply(node, grads):  # spec/derivatives.yaml:350
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if True in needs[0:0 + node._list_len] else None  # spec/derivatives.yaml:333
+        grad_tensors = cat_backward(grad, tensors, dim) if True in needs[0:0 + node._list_len] else None  # spec/derivatives.yaml:351
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -3631,11 +3825,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:334
+    def apply(node, grads):  # spec/derivatives.yaml:352
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:335
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:353
         return (grad_self,)
 
 
@@ -3645,12 +3839,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:336
+    def apply(node, grads):  # spec/derivatives.yaml:354
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:337
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:355
         return (grad_self,)
 
 
@@ -3660,11 +3854,11 @@ class TrilBackward0(Node):
     __slots__ = ("_saved_diagonal",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:338
+    def apply(node, grads):  # spec/derivatives.yaml:356
         diagonal = node._saved_diagonal
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.tril(diagonal) if needs[0] else None  # spec/derivatives.yaml:339
+        grad_self = grad.tril(diagonal) if needs[0] else None  # spec/derivatives.yaml:357
         return (grad_self,)
 
 
@@ -3674,11 +3868,11 @@ class TriuBackward0(Node):
     __slots__ = ("_saved_diagonal",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:340
+    def apply(node, grads):  # spec/derivatives.yaml:358
         diagonal = node._saved_diagonal
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.triu(diagonal) if needs[0] else None  # spec/derivatives.yaml:341
+        grad_self = grad.triu(diagonal) if needs[0] else None  # spec/derivatives.yaml:359
         return (grad_self,)
 
 
@@ -3693,12 +3887,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:342
+    def apply(node, grads):  # spec/derivatives.yaml:360
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:343
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:361
         return (grad_self,)
 
 
@@ -3708,10 +3902,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:344
+    def apply(node, grads):  # spec/derivatives.yaml:362
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:345
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:363
         return (grad_self,)
 
 
@@ -3724,11 +3918,11 @@ class CopyBackwards(Node):
     def name(self) -> str:
         return "yaten::autograd::CopyBackwards"  # as PyTorch's hand-written nodes, with the namespace
 
-    def apply(node, grads):  # spec/derivatives.yaml:346
+    def apply(node, grads):  # spec/derivatives.yaml:364
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:348
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:349
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:366
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:367
         return (grad_self, grad_src)
 
 
@@ -3738,10 +3932,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:350
+    def apply(node, grads):  # spec/derivatives.yaml:368
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:351
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:369
         return (grad_self,)
 
 
@@ -3751,11 +3945,11 @@ class FillBackward1(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:352
+    def apply(node, grads):  # spec/derivatives.yaml:370
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:353
-        grad_value = grad.sum() if needs[1] else None  # spec/derivatives.yaml:354
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:371
+        grad_value = grad.sum() if needs[1] else None  # spec/derivatives.yaml:372
         return (grad_self, grad_value)
 
 
@@ -3765,10 +3959,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:355
+    def apply(node, grads):  # spec/derivatives.yaml:373
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:356
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:374
         return (grad_self,)
 
 
@@ -3786,11 +3980,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:357
+    def apply(node, grads):  # spec/derivatives.yaml:375
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:358
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:376
         return (grad_self,)
 
 
@@ -3813,13 +4007,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:359
+    def apply(node, grads):  # spec/derivatives.yaml:377
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:361
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:379
         return (grad_self,)
 
 
@@ -3842,13 +4036,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:362
+    def apply(node, grads):  # spec/derivatives.yaml:380
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:364
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:382
         return (grad_self,)
 
 
@@ -3866,13 +4060,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:365
+    def apply(node, grads):  # spec/derivatives.yaml:383
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:367
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:368
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:385
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:386
         return (grad_self, grad_src)
 
 
@@ -3890,12 +4084,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:369
+    def apply(node, grads):  # spec/derivatives.yaml:387
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:371
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:389
         return (grad_self,)
 
 
@@ -3913,13 +4107,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:372
+    def apply(node, grads):  # spec/derivatives.yaml:390
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:374
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:375
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:392
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:393
         return (grad_self, grad_src)
 
 
@@ -3937,11 +4131,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:376
+    def apply(node, grads):  # spec/derivatives.yaml:394
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:378
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:396
         return (grad_self,)
 
 
@@ -3959,12 +4153,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:379
+    def apply(node, grads):  # spec/derivatives.yaml:397
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:381
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:382
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:399
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:400
         return (grad_self, grad_value)
 
 
@@ -3990,12 +4184,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:383
+    def apply(node, grads):  # spec/derivatives.yaml:401
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:385
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:403
         return (grad_self,)
 
 
@@ -4014,12 +4208,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:386
+    def apply(node, grads):  # spec/derivatives.yaml:404
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:388
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:406
         return (grad_self,)
 
 
@@ -4041,14 +4235,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:389
+    def apply(node, grads):  # spec/derivatives.yaml:407
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:391
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:392
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:409
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:410
         return (grad_self, grad_values)
 
 
@@ -4066,12 +4260,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:395
+    def apply(node, grads):  # spec/derivatives.yaml:413
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:396
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:414
         return (grad_self,)
 
 
@@ -4089,12 +4283,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:397
+    def apply(node, grads):  # spec/derivatives.yaml:415
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:398
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:416
         return (grad_self,)
 
 
@@ -4112,13 +4306,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:399
+    def apply(node, grads):  # spec/derivatives.yaml:417
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:400
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:418
         return (grad_self,)
 
 
@@ -4136,13 +4330,13 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:401
+    def apply(node, grads):  # spec/derivatives.yaml:419
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:402
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:420
         return (grad_self,)
 
 
@@ -4165,14 +4359,14 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:403
+    def apply(node, grads):  # spec/derivatives.yaml:421
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:405
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:423
         return (grad_weight,)
 
 
@@ -4214,7 +4408,7 @@ class NllLossBackward0(Node):
     def _raw_saved_total_weight(node):
         return node._saved_total_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:406
+    def apply(node, grads):  # spec/derivatives.yaml:424
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -4224,8 +4418,397 @@ class NllLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:408
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:426
         return (grad_self,)
+
+
+class EqBackward0(Node):
+    """eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:429
+        self = node._saved_self_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:430
+        return (grad_self,)
+
+
+class EqBackward1(Node):
+    """eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:431
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:432
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:433
+        return (grad_self, grad_other)
+
+
+class NeBackward0(Node):
+    """ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:434
+        self = node._saved_self_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:435
+        return (grad_self,)
+
+
+class NeBackward1(Node):
+    """ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:436
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:437
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:438
+        return (grad_self, grad_other)
+
+
+class LtBackward0(Node):
+    """lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:439
+        self = node._saved_self_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:440
+        return (grad_self,)
+
+
+class LtBackward1(Node):
+    """lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:441
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:442
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:443
+        return (grad_self, grad_other)
+
+
+class LeBackward0(Node):
+    """le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:444
+        self = node._saved_self_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:445
+        return (grad_self,)
+
+
+class LeBackward1(Node):
+    """le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:446
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:447
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:448
+        return (grad_self, grad_other)
+
+
+class GtBackward0(Node):
+    """gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:449
+        self = node._saved_self_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:450
+        return (grad_self,)
+
+
+class GtBackward1(Node):
+    """gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:451
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:452
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:453
+        return (grad_self, grad_other)
+
+
+class GeBackward0(Node):
+    """ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:454
+        self = node._saved_self_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:455
+        return (grad_self,)
+
+
+class GeBackward1(Node):
+    """ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:456
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        needs = node._needs()
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:457
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:458
+        return (grad_self, grad_other)
+
+
+class FrexpBackward0(Node):
+    """frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)"""
+
+    __slots__ = ("_saved_exponent_",)
+    _saved_fields = ("_saved_exponent_",)
+
+    @property
+    def _saved_exponent(node):
+        return node._saved_exponent_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_exponent(node):
+        return node._saved_exponent_
+
+    def apply(node, grads):  # spec/derivatives.yaml:459
+        exponent = node._saved_exponent_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad / exponent.exp2() if needs[0] else None  # spec/derivatives.yaml:461
+        return (grad_self,)
+
+
+class CtcLossBackward0(Node):
+    """_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ("_saved_log_probs_", "_saved_targets_", "_saved_input_lengths", "_saved_target_lengths", "_saved_blank", "_saved_zero_infinity", "_saved_result0_", "_saved_result1_")
+    _saved_fields = ("_saved_log_probs_", "_saved_targets_", "_saved_result0_", "_saved_result1_")
+
+    @property
+    def _saved_log_probs(node):
+        return node._saved_log_probs_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_log_probs(node):
+        return node._saved_log_probs_
+
+    @property
+    def _saved_targets(node):
+        return node._saved_targets_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_targets(node):
+        return node._saved_targets_
+
+    @property
+    def _saved_result0(node):
+        return node._saved_result0_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result0(node):
+        return node._saved_result0_
+
+    @property
+    def _saved_result1(node):
+        return node._saved_result1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result1(node):
+        return node._saved_result1_
+
+    def apply(node, grads):  # spec/derivatives.yaml:462
+        log_probs = node._saved_log_probs_.unpack(node)
+        targets = node._saved_targets_.unpack(node)
+        input_lengths = node._saved_input_lengths
+        target_lengths = node._saved_target_lengths
+        blank = node._saved_blank
+        zero_infinity = node._saved_zero_infinity
+        result0 = node._saved_result0_.unpack(node)
+        result1 = node._saved_result1_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_log_probs = _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity) if needs[0] else None  # spec/derivatives.yaml:464
+        return (grad_log_probs,)
 
 
 class NllLossBackwardBackward0(Node):
@@ -4250,15 +4833,15 @@ class NllLossBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:410
+    def apply(node, grads):  # spec/derivatives.yaml:466
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         ignore_index = node._saved_ignore_index
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:411
-        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:412
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:467
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:468
         return (grad_grad_output, grad_self)
 
 
@@ -4292,15 +4875,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:414
+    def apply(node, grads):  # spec/derivatives.yaml:470
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:415
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:416
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:471
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:472
         return (grad_self, grad_target)
 
 
@@ -4334,7 +4917,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:419
+    def apply(node, grads):  # spec/derivatives.yaml:475
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -4347,7 +4930,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:420
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:476
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -4381,7 +4964,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:421
+    def apply(node, grads):  # spec/derivatives.yaml:477
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -4395,7 +4978,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:422
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:478
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -4421,7 +5004,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:423
+    def apply(node, grads):  # spec/derivatives.yaml:479
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -4432,7 +5015,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:425
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:481
         return (grad_self,)
 
 
@@ -4455,13 +5038,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:426
+    def apply(node, grads):  # spec/derivatives.yaml:482
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:428
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:429
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:484
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:485
         return (grad_grad_output, grad_self)
 
 
@@ -4479,7 +5062,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:430
+    def apply(node, grads):  # spec/derivatives.yaml:486
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -4489,7 +5072,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:431
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:487
         return (grad_self,)
 
 
@@ -4504,7 +5087,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:432
+    def apply(node, grads):  # spec/derivatives.yaml:488
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -4514,8 +5097,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:433
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:434
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:489
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:490
         return (grad_grad_output, grad_self)
 
 
@@ -4533,11 +5116,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:435
+    def apply(node, grads):  # spec/derivatives.yaml:491
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:436
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:492
         return (grad_self,)
 
 
@@ -4557,13 +5140,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:437
+    def apply(node, grads):  # spec/derivatives.yaml:493
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:438
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:439
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:494
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:495
         return (grad_grad_output, grad_self)
 
 
@@ -4605,7 +5188,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:442
+    def apply(node, grads):  # spec/derivatives.yaml:498
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -4616,7 +5199,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:444
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:500
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -4674,7 +5257,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:445
+    def apply(node, grads):  # spec/derivatives.yaml:501
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -4687,8 +5270,150 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:447
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:503
         return (grad_input, grad_weight, grad_bias)
+
+
+class ThnnFusedLstmCellBackward0(Node):
+    """_thnn_fused_lstm_cell(Tensor input_gates, Tensor hidden_gates, Tensor cx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ("_saved_input_gates_", "_saved_hidden_gates_", "_saved_cx_", "_saved_input_bias_", "_saved_hidden_bias_", "_saved_result1_", "_saved_result2_")
+    _saved_fields = ("_saved_input_gates_", "_saved_hidden_gates_", "_saved_cx_", "_saved_input_bias_", "_saved_hidden_bias_", "_saved_result1_", "_saved_result2_")
+
+    @property
+    def _saved_input_gates(node):
+        return node._saved_input_gates_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input_gates(node):
+        return node._saved_input_gates_
+
+    @property
+    def _saved_hidden_gates(node):
+        return node._saved_hidden_gates_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_hidden_gates(node):
+        return node._saved_hidden_gates_
+
+    @property
+    def _saved_cx(node):
+        return node._saved_cx_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_cx(node):
+        return node._saved_cx_
+
+    @property
+    def _saved_input_bias(node):
+        return node._saved_input_bias_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input_bias(node):
+        return node._saved_input_bias_
+
+    @property
+    def _saved_hidden_bias(node):
+        return node._saved_hidden_bias_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_hidden_bias(node):
+        return node._saved_hidden_bias_
+
+    @property
+    def _saved_result1(node):
+        return node._saved_result1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result1(node):
+        return node._saved_result1_
+
+    @property
+    def _saved_result2(node):
+        return node._saved_result2_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result2(node):
+        return node._saved_result2_
+
+    def apply(node, grads):  # spec/derivatives.yaml:506
+        input_gates = node._saved_input_gates_.unpack(node)
+        hidden_gates = node._saved_hidden_gates_.unpack(node)
+        cx = node._saved_cx_.unpack(node)
+        input_bias = node._saved_input_bias_.unpack(node)
+        hidden_bias = node._saved_hidden_bias_.unpack(node)
+        result1 = node._saved_result1_.unpack(node)
+        result2 = node._saved_result2_.unpack(node)
+        grads = node._materialize(grads)
+        grad_input_gates, grad_hidden_gates, grad_cx, grad_input_bias, grad_hidden_bias = fused_lstm_cell_backward(grads, input_gates, hidden_gates, cx, input_bias, hidden_bias, result1, result2)  # spec/derivatives.yaml:508
+        return (grad_input_gates, grad_hidden_gates, grad_cx, grad_input_bias, grad_hidden_bias)
+
+
+class ThnnFusedGruCellBackward0(Node):
+    """_thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor)"""
+
+    __slots__ = ("_saved_input_gates_", "_saved_hidden_gates_", "_saved_hx_", "_saved_input_bias_", "_saved_hidden_bias_", "_saved_result1_")
+    _saved_fields = ("_saved_input_gates_", "_saved_hidden_gates_", "_saved_hx_", "_saved_input_bias_", "_saved_hidden_bias_", "_saved_result1_")
+
+    @property
+    def _saved_input_gates(node):
+        return node._saved_input_gates_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input_gates(node):
+        return node._saved_input_gates_
+
+    @property
+    def _saved_hidden_gates(node):
+        return node._saved_hidden_gates_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_hidden_gates(node):
+        return node._saved_hidden_gates_
+
+    @property
+    def _saved_hx(node):
+        return node._saved_hx_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_hx(node):
+        return node._saved_hx_
+
+    @property
+    def _saved_input_bias(node):
+        return node._saved_input_bias_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_input_bias(node):
+        return node._saved_input_bias_
+
+    @property
+    def _saved_hidden_bias(node):
+        return node._saved_hidden_bias_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_hidden_bias(node):
+        return node._saved_hidden_bias_
+
+    @property
+    def _saved_result1(node):
+        return node._saved_result1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result1(node):
+        return node._saved_result1_
+
+    def apply(node, grads):  # spec/derivatives.yaml:509
+        input_gates = node._saved_input_gates_.unpack(node)
+        hidden_gates = node._saved_hidden_gates_.unpack(node)
+        hx = node._saved_hx_.unpack(node)
+        input_bias = node._saved_input_bias_.unpack(node)
+        hidden_bias = node._saved_hidden_bias_.unpack(node)
+        result1 = node._saved_result1_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        grad_input_gates, grad_hidden_gates, grad_hx, grad_input_bias, grad_hidden_bias = fused_gru_cell_backward(grad, input_gates, hidden_gates, hx, input_bias, hidden_bias, result1)  # spec/derivatives.yaml:511
+        return (grad_input_gates, grad_hidden_gates, grad_hx, grad_input_bias, grad_hidden_bias)
 
 
 class LinalgSolveBackward0(Node):
@@ -4721,15 +5446,15 @@ class LinalgSolveBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:450
+    def apply(node, grads):  # spec/derivatives.yaml:514
         A = node._saved_A_.unpack(node)
         B = node._saved_B_.unpack(node)
         left = node._saved_left
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_A = solve_backward_A(grad, result, A, B, left) if needs[0] else None  # spec/derivatives.yaml:451
-        grad_B = solve_backward_B(grad, A, B, left) if needs[1] else None  # spec/derivatives.yaml:452
+        grad_A = solve_backward_A(grad, result, A, B, left) if needs[0] else None  # spec/derivatives.yaml:515
+        grad_B = solve_backward_B(grad, A, B, left) if needs[1] else None  # spec/derivatives.yaml:516
         return (grad_A, grad_B)
 
 
@@ -4747,11 +5472,11 @@ class LinalgInvBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:453
+    def apply(node, grads):  # spec/derivatives.yaml:517
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_A = -(result.mT @ grad @ result.mT) if needs[0] else None  # spec/derivatives.yaml:454
+        grad_A = -(result.mT @ grad @ result.mT) if needs[0] else None  # spec/derivatives.yaml:518
         return (grad_A,)
 
 
@@ -4769,12 +5494,12 @@ class LinalgInvExBackward0(Node):
     def _raw_saved_inverse(node):
         return node._saved_inverse_
 
-    def apply(node, grads):  # spec/derivatives.yaml:455
+    def apply(node, grads):  # spec/derivatives.yaml:519
         inverse = node._saved_inverse_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_A = -(inverse.mT @ grad @ inverse.mT) if needs[0] else None  # spec/derivatives.yaml:457
+        grad_A = -(inverse.mT @ grad @ inverse.mT) if needs[0] else None  # spec/derivatives.yaml:521
         return (grad_A,)
 
 
@@ -4792,13 +5517,13 @@ class LinalgCholeskyExBackward0(Node):
     def _raw_saved_L(node):
         return node._saved_L_
 
-    def apply(node, grads):  # spec/derivatives.yaml:458
+    def apply(node, grads):  # spec/derivatives.yaml:522
         upper = node._saved_upper
         L = node._saved_L_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = cholesky_backward(grad, upper, L) if needs[0] else None  # spec/derivatives.yaml:460
+        grad_self = cholesky_backward(grad, upper, L) if needs[0] else None  # spec/derivatives.yaml:524
         return (grad_self,)
 
 
@@ -4824,12 +5549,12 @@ class LinalgDetBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:461
+    def apply(node, grads):  # spec/derivatives.yaml:525
         A = node._saved_A_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_A = linalg_det_backward(grad, result, A) if needs[0] else None  # spec/derivatives.yaml:462
+        grad_A = linalg_det_backward(grad, result, A) if needs[0] else None  # spec/derivatives.yaml:526
         return (grad_A,)
 
 
@@ -4847,11 +5572,11 @@ class LinalgSlogdetBackward0(Node):
     def _raw_saved_A(node):
         return node._saved_A_
 
-    def apply(node, grads):  # spec/derivatives.yaml:463
+    def apply(node, grads):  # spec/derivatives.yaml:527
         A = node._saved_A_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_A = slogdet_backward(grads[1], A) if needs[0] else None  # spec/derivatives.yaml:464
+        grad_A = slogdet_backward(grads[1], A) if needs[0] else None  # spec/derivatives.yaml:528
         return (grad_A,)
 
 
@@ -4869,12 +5594,12 @@ class LinalgCholeskyBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:465
+    def apply(node, grads):  # spec/derivatives.yaml:529
         upper = node._saved_upper
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = cholesky_backward(grad, upper, result) if needs[0] else None  # spec/derivatives.yaml:466
+        grad_self = cholesky_backward(grad, upper, result) if needs[0] else None  # spec/derivatives.yaml:530
         return (grad_self,)
 
 
@@ -4900,13 +5625,13 @@ class LinalgQrBackward0(Node):
     def _raw_saved_R(node):
         return node._saved_R_
 
-    def apply(node, grads):  # spec/derivatives.yaml:467
+    def apply(node, grads):  # spec/derivatives.yaml:531
         mode = node._saved_mode
         Q = node._saved_Q_.unpack(node)
         R = node._saved_R_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_A = linalg_qr_backward(grads, Q, R, mode) if needs[0] else None  # spec/derivatives.yaml:468
+        grad_A = linalg_qr_backward(grads, Q, R, mode) if needs[0] else None  # spec/derivatives.yaml:532
         return (grad_A,)
 
 
@@ -4940,14 +5665,14 @@ class LinalgSvdBackward0(Node):
     def _raw_saved_Vh(node):
         return node._saved_Vh_
 
-    def apply(node, grads):  # spec/derivatives.yaml:469
+    def apply(node, grads):  # spec/derivatives.yaml:533
         full_matrices = node._saved_full_matrices
         S = node._saved_S_.unpack(node)
         U = node._saved_U_.unpack(node)
         Vh = node._saved_Vh_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_A = svd_backward(grads, full_matrices, U, S, Vh) if needs[0] else None  # spec/derivatives.yaml:470
+        grad_A = svd_backward(grads, full_matrices, U, S, Vh) if needs[0] else None  # spec/derivatives.yaml:534
         return (grad_A,)
 
 
@@ -4973,12 +5698,12 @@ class LinalgEighBackward0(Node):
     def _raw_saved_eigenvectors(node):
         return node._saved_eigenvectors_
 
-    def apply(node, grads):  # spec/derivatives.yaml:471
+    def apply(node, grads):  # spec/derivatives.yaml:535
         eigenvalues = node._saved_eigenvalues_.unpack(node)
         eigenvectors = node._saved_eigenvectors_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = eigh_backward(grads, eigenvalues, eigenvectors) if needs[0] else None  # spec/derivatives.yaml:472
+        grad_self = eigh_backward(grads, eigenvalues, eigenvectors) if needs[0] else None  # spec/derivatives.yaml:536
         return (grad_self,)
 
 
@@ -5004,7 +5729,7 @@ class LinalgSolveTriangularBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:473
+    def apply(node, grads):  # spec/derivatives.yaml:537
         self = node._saved_self_.unpack(node)
         upper = node._saved_upper
         left = node._saved_left
@@ -5013,5 +5738,58 @@ class LinalgSolveTriangularBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1],)
-        grad_self, grad_B = solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)  # spec/derivatives.yaml:474
+        grad_self, grad_B = solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)  # spec/derivatives.yaml:538
         return (grad_self, grad_B)
+
+
+class FftR2CBackward0(Node):
+    """_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_normalization", "_saved_onesided")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self_sym_sizes(node):
+        node._check_not_freed()
+        return node._saved_self_.shape
+
+    def apply(node, grads):  # spec/derivatives.yaml:540
+        self = node._saved_self_
+        dim = node._saved_dim
+        normalization = node._saved_normalization
+        onesided = node._saved_onesided
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = fft_r2c_backward(grad, dim, normalization, onesided, self.shape[dim[-1]]) if needs[0] else None  # spec/derivatives.yaml:541
+        return (grad_self,)
+
+
+class FftC2RBackward0(Node):
+    """_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor"""
+
+    __slots__ = ("_saved_dim", "_saved_normalization")
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:542
+        dim = node._saved_dim
+        normalization = node._saved_normalization
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = fft_c2r_backward(grad, dim, normalization) if needs[0] else None  # spec/derivatives.yaml:543
+        return (grad_self,)
+
+
+class FftC2CBackward0(Node):
+    """_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor"""
+
+    __slots__ = ("_saved_dim", "_saved_normalization", "_saved_forward")
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:544
+        dim = node._saved_dim
+        normalization = node._saved_normalization
+        forward = node._saved_forward
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = _fft_c2c(grad, dim, normalization, not forward) if needs[0] else None  # spec/derivatives.yaml:545
+        return (grad_self,)

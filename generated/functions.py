@@ -6,9 +6,9 @@ from yaten._arg_parser import REQUIRED as _R
 from yaten._arg_parser import Overload as _Overload
 from yaten._arg_parser import resolve as _resolve
 
-__all__ = ["neg", "negative", "neg_", "negative_", "abs", "absolute", "abs_", "absolute_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "arctan", "atan_", "arctan_", "tanh", "tanh_", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "heaviside", "nan_to_num", "nan_to_num_", "logit", "logit_", "positive", "float_power", "erfinv", "fmax", "fmin", "isposinf", "isneginf", "asin", "arcsin", "asin_", "arcsin_", "acos", "arccos", "acos_", "arccos_", "sinh", "sinh_", "cosh", "cosh_", "asinh", "arcsinh", "asinh_", "arcsinh_", "acosh", "arccosh", "acosh_", "arccosh_", "atanh", "arctanh", "atanh_", "arctanh_", "erfc", "erfc_", "lgamma", "lgamma_", "exp2", "exp2_", "sinc", "sinc_", "deg2rad", "deg2rad_", "rad2deg", "rad2deg_", "frac", "frac_", "sgn", "sgn_", "digamma", "polygamma", "signbit", "hypot", "logaddexp", "logaddexp2", "xlogy", "xlogy_", "copysign", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "fix", "trunc_", "fix_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "remainder", "floor_divide", "fmod", "pow", "maximum", "minimum", "atan2", "arctan2", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "logical_and", "logical_or", "logical_xor", "where", "clamp", "clip", "clamp_", "clip_", "as_strided", "transpose", "swapaxes", "swapdims", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "is_floating_point", "is_complex", "narrow", "chunk", "movedim", "moveaxis", "diagonal", "diag_embed", "diag", "trace", "tile", "repeat_interleave", "rot90", "fliplr", "flipud", "ravel", "take", "take_along_dim", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack", "dstack", "column_stack", "tensor_split", "hsplit", "vsplit", "dsplit", "meshgrid", "broadcast_to", "broadcast_tensors", "block_diag", "cartesian_prod", "combinations", "index_fill", "index_copy", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter", "scatter_reduce", "put", "einsum", "tensordot", "inner", "vdot", "kron", "addmv", "addmv_", "addr", "baddbmm", "addbmm", "chain_matmul", "cross", "cdist", "sum", "mean", "prod", "max", "min", "sort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "count_nonzero", "nansum", "nanmean", "std_mean", "var_mean", "aminmax", "median", "nanmedian", "kthvalue", "mode", "quantile", "nanquantile", "diff", "trapezoid", "trapz", "cumulative_trapezoid", "searchsorted", "bucketize", "bincount", "histc", "histogram", "_unique2", "unique_dim", "unique_consecutive", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "linear", "cat", "flip", "roll", "tril", "triu", "tril_indices", "triu_indices", "clone", "stack", "fill_", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "index_add", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "log_sigmoid", "hardswish", "hardswish_", "hardsigmoid", "hardsigmoid_", "mish", "mish_", "celu", "celu_", "selu", "selu_", "threshold", "threshold_", "hardshrink", "softshrink", "dropout", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "conv3d", "conv_transpose3d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "avg_pool1d", "max_pool1d_with_indices", "max_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool3d_with_indices", "max_pool3d", "avg_pool3d", "constant_pad_nd", "pad", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "_upsample_nearest_exact1d", "_upsample_nearest_exact2d", "_upsample_nearest_exact3d", "upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d", "upsample_bicubic2d", "pixel_shuffle", "pixel_unshuffle", "im2col", "col2im", "affine_grid_generator", "grid_sampler", "cosine_similarity", "pairwise_distance", "glu", "prelu", "feature_dropout", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "multi_margin_loss", "multilabel_margin_loss", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "rms_norm", "scaled_dot_product_attention", "inverse", "det", "logdet", "slogdet", "svd", "cholesky", "qr", "pinverse", "matrix_power", "matrix_exp", "cholesky_solve", "cholesky_inverse"]
+__all__ = ["neg", "negative", "neg_", "negative_", "abs", "absolute", "abs_", "absolute_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "arctan", "atan_", "arctan_", "tanh", "tanh_", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "heaviside", "nan_to_num", "nan_to_num_", "logit", "logit_", "positive", "float_power", "erfinv", "i0", "i0_", "fmax", "fmin", "isposinf", "isneginf", "asin", "arcsin", "asin_", "arcsin_", "acos", "arccos", "acos_", "arccos_", "sinh", "sinh_", "cosh", "cosh_", "asinh", "arcsinh", "asinh_", "arcsinh_", "acosh", "arccosh", "acosh_", "arccosh_", "atanh", "arctanh", "atanh_", "arctanh_", "erfc", "erfc_", "lgamma", "lgamma_", "exp2", "exp2_", "sinc", "sinc_", "deg2rad", "deg2rad_", "rad2deg", "rad2deg_", "frac", "frac_", "sgn", "sgn_", "digamma", "polygamma", "mvlgamma", "signbit", "hypot", "logaddexp", "logaddexp2", "xlogy", "xlogy_", "copysign", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "fix", "trunc_", "fix_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "square_", "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "remainder", "floor_divide", "fmod", "pow", "maximum", "minimum", "atan2", "arctan2", "clamp_min", "clamp_min_", "clamp_max", "clamp_max_", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "ldexp", "ldexp_", "dist", "rsub", "isin", "scalar_tensor", "renorm", "pdist", "channel_shuffle", "native_channel_shuffle", "vander", "cov", "corrcoef", "frexp", "gcd", "gcd_", "lcm", "lcm_", "logical_and", "logical_or", "logical_xor", "where", "clamp", "clip", "clamp_", "clip_", "view_as_real", "view_as_complex", "view_as_real_copy", "view_as_complex_copy", "real", "imag", "_conj_physical", "conj_physical", "conj_physical_", "conj", "resolve_conj", "resolve_neg", "is_conj", "complex", "polar", "angle", "isreal", "adjoint", "as_strided", "transpose", "swapaxes", "swapdims", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "unsafe_split", "split_with_sizes", "unsafe_split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "is_floating_point", "is_complex", "narrow", "chunk", "unsafe_chunk", "movedim", "moveaxis", "diagonal", "expand_copy", "permute_copy", "diagonal_copy", "select_copy", "narrow_copy", "alias_copy", "t_copy", "transpose_copy", "unsqueeze_copy", "squeeze_copy", "view_copy", "slice_copy", "unfold_copy", "as_strided_copy", "diagflat", "diag_embed", "diag", "trace", "tile", "repeat_interleave", "rot90", "fliplr", "flipud", "ravel", "take", "take_along_dim", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack", "dstack", "column_stack", "tensor_split", "hsplit", "vsplit", "dsplit", "meshgrid", "broadcast_to", "broadcast_tensors", "block_diag", "cartesian_prod", "combinations", "index_fill", "index_copy", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter", "scatter_reduce", "index_reduce", "put", "einsum", "tensordot", "inner", "vdot", "kron", "addmv", "addmv_", "addr", "baddbmm", "addbmm", "chain_matmul", "cross", "cdist", "sum", "mean", "prod", "max", "min", "sort", "msort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "count_nonzero", "nansum", "nanmean", "std_mean", "var_mean", "aminmax", "median", "nanmedian", "kthvalue", "mode", "quantile", "nanquantile", "diff", "trapezoid", "trapz", "cumulative_trapezoid", "searchsorted", "bucketize", "bincount", "histc", "histogram", "_unique2", "unique_dim", "unique_consecutive", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "ger", "linear", "cat", "concat", "concatenate", "flip", "roll", "tril", "triu", "tril_indices", "triu_indices", "clone", "stack", "fill_", "fill", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "argwhere", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "index_add", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "log_sigmoid", "hardswish", "hardswish_", "hardsigmoid", "hardsigmoid_", "mish", "mish_", "celu", "celu_", "selu", "selu_", "threshold", "threshold_", "hardshrink", "softshrink", "dropout", "dropout_", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "conv3d", "conv_transpose3d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "avg_pool1d", "max_pool1d_with_indices", "max_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool3d_with_indices", "max_pool3d", "avg_pool3d", "constant_pad_nd", "pad", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "_upsample_nearest_exact1d", "_upsample_nearest_exact2d", "_upsample_nearest_exact3d", "upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d", "upsample_bicubic2d", "pixel_shuffle", "pixel_unshuffle", "im2col", "col2im", "affine_grid_generator", "grid_sampler", "cosine_similarity", "pairwise_distance", "glu", "prelu", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_", "feature_alpha_dropout", "feature_alpha_dropout_", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "multi_margin_loss", "multilabel_margin_loss", "ctc_loss", "_ctc_loss", "_ctc_loss_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm", "scaled_dot_product_attention", "_thnn_fused_lstm_cell", "_thnn_fused_lstm_cell_backward_impl", "_thnn_fused_gru_cell", "_thnn_fused_gru_cell_backward", "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "lstm", "gru", "rnn_tanh", "rnn_relu", "inverse", "det", "logdet", "slogdet", "svd", "cholesky", "qr", "pinverse", "matrix_power", "matrix_exp", "cholesky_solve", "cholesky_inverse", "_fft_r2c", "_fft_c2r", "_fft_c2c", "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "stft", "istft"]
 # The functions of yaten's submodules (the spec's python_module), by module: name there -> binding.
-MODULES = {'fft': {'fftfreq': 'fft_fftfreq', 'fftshift': 'fft_fftshift', 'ifftshift': 'fft_ifftshift', 'rfftfreq': 'fft_rfftfreq'}, 'linalg': {'cholesky': 'linalg_cholesky', 'cholesky_ex': 'linalg_cholesky_ex', 'cond': 'linalg_cond', 'cross': 'linalg_cross', 'det': 'linalg_det', 'diagonal': 'linalg_diagonal', 'eigh': 'linalg_eigh', 'eigvalsh': 'linalg_eigvalsh', 'inv': 'linalg_inv', 'inv_ex': 'linalg_inv_ex', 'lstsq': 'linalg_lstsq', 'matmul': 'linalg_matmul', 'matrix_exp': 'linalg_matrix_exp', 'matrix_norm': 'linalg_matrix_norm', 'matrix_power': 'linalg_matrix_power', 'matrix_rank': 'linalg_matrix_rank', 'multi_dot': 'linalg_multi_dot', 'norm': 'linalg_norm', 'pinv': 'linalg_pinv', 'qr': 'linalg_qr', 'slogdet': 'linalg_slogdet', 'solve': 'linalg_solve', 'solve_triangular': 'linalg_solve_triangular', 'svd': 'linalg_svd', 'svdvals': 'linalg_svdvals', 'vecdot': 'linalg_vecdot', 'vector_norm': 'linalg_vector_norm'}, 'special': {'digamma': 'special_digamma', 'erf': 'special_erf', 'erfc': 'special_erfc', 'erfinv': 'special_erfinv', 'exp2': 'special_exp2', 'expit': 'special_expit', 'expm1': 'special_expm1', 'gammaln': 'special_gammaln', 'log1p': 'special_log1p', 'log_softmax': 'special_log_softmax', 'logit': 'special_logit', 'logsumexp': 'special_logsumexp', 'polygamma': 'special_polygamma', 'psi': 'special_psi', 'round': 'special_round', 'sinc': 'special_sinc', 'softmax': 'special_softmax', 'xlogy': 'special_xlogy'}}
+MODULES = {'fft': {'fft': 'fft_fft', 'fft2': 'fft_fft2', 'fftfreq': 'fft_fftfreq', 'fftn': 'fft_fftn', 'fftshift': 'fft_fftshift', 'hfft': 'fft_hfft', 'hfft2': 'fft_hfft2', 'hfftn': 'fft_hfftn', 'ifft': 'fft_ifft', 'ifft2': 'fft_ifft2', 'ifftn': 'fft_ifftn', 'ifftshift': 'fft_ifftshift', 'ihfft': 'fft_ihfft', 'ihfft2': 'fft_ihfft2', 'ihfftn': 'fft_ihfftn', 'irfft': 'fft_irfft', 'irfft2': 'fft_irfft2', 'irfftn': 'fft_irfftn', 'rfft': 'fft_rfft', 'rfft2': 'fft_rfft2', 'rfftfreq': 'fft_rfftfreq', 'rfftn': 'fft_rfftn'}, 'linalg': {'cholesky': 'linalg_cholesky', 'cholesky_ex': 'linalg_cholesky_ex', 'cond': 'linalg_cond', 'cross': 'linalg_cross', 'det': 'linalg_det', 'diagonal': 'linalg_diagonal', 'eigh': 'linalg_eigh', 'eigvalsh': 'linalg_eigvalsh', 'inv': 'linalg_inv', 'inv_ex': 'linalg_inv_ex', 'lstsq': 'linalg_lstsq', 'matmul': 'linalg_matmul', 'matrix_exp': 'linalg_matrix_exp', 'matrix_norm': 'linalg_matrix_norm', 'matrix_power': 'linalg_matrix_power', 'matrix_rank': 'linalg_matrix_rank', 'multi_dot': 'linalg_multi_dot', 'norm': 'linalg_norm', 'pinv': 'linalg_pinv', 'qr': 'linalg_qr', 'slogdet': 'linalg_slogdet', 'solve': 'linalg_solve', 'solve_triangular': 'linalg_solve_triangular', 'svd': 'linalg_svd', 'svdvals': 'linalg_svdvals', 'vecdot': 'linalg_vecdot', 'vector_norm': 'linalg_vector_norm'}, 'special': {'digamma': 'special_digamma', 'erf': 'special_erf', 'erfc': 'special_erfc', 'erfinv': 'special_erfinv', 'exp2': 'special_exp2', 'expit': 'special_expit', 'expm1': 'special_expm1', 'gammaln': 'special_gammaln', 'i0': 'special_i0', 'i1': 'special_i1', 'log1p': 'special_log1p', 'log_softmax': 'special_log_softmax', 'logit': 'special_logit', 'logsumexp': 'special_logsumexp', 'multigammaln': 'special_multigammaln', 'polygamma': 'special_polygamma', 'psi': 'special_psi', 'round': 'special_round', 'sinc': 'special_sinc', 'softmax': 'special_softmax', 'xlogy': 'special_xlogy'}}
 
 _neg_overloads = (
     _Overload("neg", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
@@ -552,6 +552,44 @@ def special_erfinv(*args, **kwargs):
     Schema: ``erfinv(Tensor self) -> Tensor``"""
     return _resolve("special_erfinv", _special_erfinv_overloads, args, kwargs)
 
+_i0_overloads = (
+    _Overload("i0", (('input', 'Tensor', _R, False), ), "i0", 'i0_out'),
+)
+
+
+def i0(*args, **kwargs):
+    """Schema: ``i0(Tensor self) -> Tensor``"""
+    return _resolve("i0", _i0_overloads, args, kwargs)
+
+_special_i0_overloads = (
+    _Overload("special_i0", (('input', 'Tensor', _R, False), ), "i0", 'i0_out'),
+)
+
+
+def special_i0(*args, **kwargs):
+    """Alias of ``i0``.
+
+    Schema: ``i0(Tensor self) -> Tensor``"""
+    return _resolve("special_i0", _special_i0_overloads, args, kwargs)
+
+_i0__overloads = (
+    _Overload("i0_", (('input', 'Tensor', _R, False), ), "i0_", None),
+)
+
+
+def i0_(*args, **kwargs):
+    """Schema: ``i0_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("i0_", _i0__overloads, args, kwargs)
+
+_special_i1_overloads = (
+    _Overload("special_i1", (('input', 'Tensor', _R, False), ), "special_i1", None),
+)
+
+
+def special_i1(*args, **kwargs):
+    """Schema: ``special_i1(Tensor self) -> Tensor``"""
+    return _resolve("special_i1", _special_i1_overloads, args, kwargs)
+
 _fmax_overloads = (
     _Overload("fmax", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "fmax", 'fmax_out'),
 )
@@ -1063,6 +1101,26 @@ def special_polygamma(*args, **kwargs):
     Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
     return _resolve("special_polygamma", _special_polygamma_overloads, args, kwargs)
 
+_mvlgamma_overloads = (
+    _Overload("mvlgamma", (('input', 'Tensor', _R, False), ('p', 'int', _R, False), ), "mvlgamma", None),
+)
+
+
+def mvlgamma(*args, **kwargs):
+    """Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
+    return _resolve("mvlgamma", _mvlgamma_overloads, args, kwargs)
+
+_special_multigammaln_overloads = (
+    _Overload("special_multigammaln", (('input', 'Tensor', _R, False), ('p', 'int', _R, False), ), "mvlgamma", None),
+)
+
+
+def special_multigammaln(*args, **kwargs):
+    """Alias of ``mvlgamma``.
+
+    Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
+    return _resolve("special_multigammaln", _special_multigammaln_overloads, args, kwargs)
+
 _signbit_overloads = (
     _Overload("signbit", (('input', 'Tensor', _R, False), ), "signbit", 'signbit_out'),
 )
@@ -1425,6 +1483,15 @@ def square(*args, **kwargs):
     """Schema: ``square(Tensor self) -> Tensor``"""
     return _resolve("square", _square_overloads, args, kwargs)
 
+_square__overloads = (
+    _Overload("square_", (('input', 'Tensor', _R, False), ), "square_", None),
+)
+
+
+def square_(*args, **kwargs):
+    """Schema: ``square_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("square_", _square__overloads, args, kwargs)
+
 _add_overloads = (
     _Overload("add", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "add_Tensor", 'add_out'),
     _Overload("add", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ('alpha', 'Scalar', 1, False), ), "add_Scalar", None),
@@ -1608,6 +1675,15 @@ def clamp_min(*args, **kwargs):
     """Schema: ``clamp_min.Tensor(Tensor self, Tensor min) -> Tensor``"""
     return _resolve("clamp_min", _clamp_min_overloads, args, kwargs)
 
+_clamp_min__overloads = (
+    _Overload("clamp_min_", (('input', 'Tensor', _R, False), ('min', 'Scalar', _R, False), ), "clamp_min_", None),
+)
+
+
+def clamp_min_(*args, **kwargs):
+    """Schema: ``clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)``"""
+    return _resolve("clamp_min_", _clamp_min__overloads, args, kwargs)
+
 _clamp_max_overloads = (
     _Overload("clamp_max", (('input', 'Tensor', _R, False), ('max', 'Tensor', _R, False), ), "clamp_max_Tensor", None),
     _Overload("clamp_max", (('input', 'Tensor', _R, False), ('max', 'Scalar', _R, False), ), "clamp_max", None),
@@ -1617,6 +1693,15 @@ _clamp_max_overloads = (
 def clamp_max(*args, **kwargs):
     """Schema: ``clamp_max.Tensor(Tensor self, Tensor max) -> Tensor``"""
     return _resolve("clamp_max", _clamp_max_overloads, args, kwargs)
+
+_clamp_max__overloads = (
+    _Overload("clamp_max_", (('input', 'Tensor', _R, False), ('max', 'Scalar', _R, False), ), "clamp_max_", None),
+)
+
+
+def clamp_max_(*args, **kwargs):
+    """Schema: ``clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)``"""
+    return _resolve("clamp_max_", _clamp_max__overloads, args, kwargs)
 
 _lerp_overloads = (
     _Overload("lerp", (('input', 'Tensor', _R, False), ('end', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ), "lerp_Tensor", None),
@@ -1793,6 +1878,173 @@ def greater_equal(*args, **kwargs):
     Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
     return _resolve("greater_equal", _greater_equal_overloads, args, kwargs)
 
+_ldexp_overloads = (
+    _Overload("ldexp", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "ldexp_Tensor", 'ldexp_out'),
+)
+
+
+def ldexp(*args, **kwargs):
+    """Schema: ``ldexp.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("ldexp", _ldexp_overloads, args, kwargs)
+
+_ldexp__overloads = (
+    _Overload("ldexp_", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "ldexp_", None),
+)
+
+
+def ldexp_(*args, **kwargs):
+    """Schema: ``ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    return _resolve("ldexp_", _ldexp__overloads, args, kwargs)
+
+_dist_overloads = (
+    _Overload("dist", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('p', 'Scalar', 2, False), ), "dist", None),
+)
+
+
+def dist(*args, **kwargs):
+    """Schema: ``dist(Tensor self, Tensor other, Scalar p=2) -> Tensor``"""
+    return _resolve("dist", _dist_overloads, args, kwargs)
+
+_rsub_overloads = (
+    _Overload("rsub", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ('alpha', 'Scalar', 1, True), ), "rsub_Tensor", None),
+    _Overload("rsub", (('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ('alpha', 'Scalar', 1, False), ), "rsub_Scalar", None),
+)
+
+
+def rsub(*args, **kwargs):
+    """Schema: ``rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+    return _resolve("rsub", _rsub_overloads, args, kwargs)
+
+_isin_overloads = (
+    _Overload("isin", (('elements', 'Tensor', _R, False), ('test_elements', 'Tensor', _R, False), ('assume_unique', 'bool', False, True), ('invert', 'bool', False, True), ), "isin_Tensor_Tensor", None),
+    _Overload("isin", (('elements', 'Tensor', _R, False), ('test_element', 'Scalar', _R, False), ('assume_unique', 'bool', False, True), ('invert', 'bool', False, True), ), "isin_Tensor_Scalar", None),
+    _Overload("isin", (('element', 'Scalar', _R, False), ('test_elements', 'Tensor', _R, False), ('assume_unique', 'bool', False, True), ('invert', 'bool', False, True), ), "isin_Scalar_Tensor", None),
+)
+
+
+def isin(*args, **kwargs):
+    """Schema: ``isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor``"""
+    return _resolve("isin", _isin_overloads, args, kwargs)
+
+_scalar_tensor_overloads = (
+    _Overload("scalar_tensor", (('s', 'Scalar', _R, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "scalar_tensor", None),
+)
+
+
+def scalar_tensor(*args, **kwargs):
+    """Schema: ``scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("scalar_tensor", _scalar_tensor_overloads, args, kwargs)
+
+_renorm_overloads = (
+    _Overload("renorm", (('input', 'Tensor', _R, False), ('p', 'Scalar', _R, False), ('dim', 'int', _R, False), ('maxnorm', 'Scalar', _R, False), ), "renorm", 'renorm_out'),
+)
+
+
+def renorm(*args, **kwargs):
+    """Schema: ``renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor``"""
+    return _resolve("renorm", _renorm_overloads, args, kwargs)
+
+_pdist_overloads = (
+    _Overload("pdist", (('input', 'Tensor', _R, False), ('p', 'float', 2, False), ), "pdist", None),
+)
+
+
+def pdist(*args, **kwargs):
+    """Schema: ``pdist(Tensor self, float p=2) -> Tensor``"""
+    return _resolve("pdist", _pdist_overloads, args, kwargs)
+
+_channel_shuffle_overloads = (
+    _Overload("channel_shuffle", (('input', 'Tensor', _R, False), ('groups', 'SymInt', _R, False), ), "channel_shuffle", None),
+)
+
+
+def channel_shuffle(*args, **kwargs):
+    """Schema: ``channel_shuffle(Tensor self, SymInt groups) -> Tensor``"""
+    return _resolve("channel_shuffle", _channel_shuffle_overloads, args, kwargs)
+
+_native_channel_shuffle_overloads = (
+    _Overload("native_channel_shuffle", (('input', 'Tensor', _R, False), ('groups', 'SymInt', _R, False), ), "channel_shuffle", None),
+)
+
+
+def native_channel_shuffle(*args, **kwargs):
+    """Alias of ``channel_shuffle``.
+
+    Schema: ``channel_shuffle(Tensor self, SymInt groups) -> Tensor``"""
+    return _resolve("native_channel_shuffle", _native_channel_shuffle_overloads, args, kwargs)
+
+_vander_overloads = (
+    _Overload("vander", (('x', 'Tensor', _R, False), ('N', 'int?', None, False), ('increasing', 'bool', False, False), ), "vander", None),
+)
+
+
+def vander(*args, **kwargs):
+    """Schema: ``vander(Tensor x, int? N=None, bool increasing=False) -> Tensor``"""
+    return _resolve("vander", _vander_overloads, args, kwargs)
+
+_cov_overloads = (
+    _Overload("cov", (('input', 'Tensor', _R, False), ('correction', 'int', 1, True), ('fweights', 'Tensor?', None, True), ('aweights', 'Tensor?', None, True), ), "cov", None),
+)
+
+
+def cov(*args, **kwargs):
+    """Schema: ``cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor``"""
+    return _resolve("cov", _cov_overloads, args, kwargs)
+
+_corrcoef_overloads = (
+    _Overload("corrcoef", (('input', 'Tensor', _R, False), ), "corrcoef", None),
+)
+
+
+def corrcoef(*args, **kwargs):
+    """Schema: ``corrcoef(Tensor self) -> Tensor``"""
+    return _resolve("corrcoef", _corrcoef_overloads, args, kwargs)
+
+_frexp_overloads = (
+    _Overload("frexp", (('input', 'Tensor', _R, False), ), "frexp_Tensor", None),
+)
+
+
+def frexp(*args, **kwargs):
+    """Schema: ``frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)``"""
+    return _resolve("frexp", _frexp_overloads, args, kwargs)
+
+_gcd_overloads = (
+    _Overload("gcd", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "gcd", 'gcd_out'),
+)
+
+
+def gcd(*args, **kwargs):
+    """Schema: ``gcd(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("gcd", _gcd_overloads, args, kwargs)
+
+_gcd__overloads = (
+    _Overload("gcd_", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "gcd_", None),
+)
+
+
+def gcd_(*args, **kwargs):
+    """Schema: ``gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    return _resolve("gcd_", _gcd__overloads, args, kwargs)
+
+_lcm_overloads = (
+    _Overload("lcm", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "lcm", 'lcm_out'),
+)
+
+
+def lcm(*args, **kwargs):
+    """Schema: ``lcm(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("lcm", _lcm_overloads, args, kwargs)
+
+_lcm__overloads = (
+    _Overload("lcm_", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "lcm_", None),
+)
+
+
+def lcm_(*args, **kwargs):
+    """Schema: ``lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    return _resolve("lcm_", _lcm__overloads, args, kwargs)
+
 _logical_and_overloads = (
     _Overload("logical_and", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "logical_and", None),
 )
@@ -1875,6 +2127,168 @@ def clip_(*args, **kwargs):
 
     Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
     return _resolve("clip_", _clip__overloads, args, kwargs)
+
+_view_as_real_overloads = (
+    _Overload("view_as_real", (('input', 'Tensor', _R, False), ), "view_as_real", None),
+)
+
+
+def view_as_real(*args, **kwargs):
+    """Schema: ``view_as_real(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("view_as_real", _view_as_real_overloads, args, kwargs)
+
+_view_as_complex_overloads = (
+    _Overload("view_as_complex", (('input', 'Tensor', _R, False), ), "view_as_complex", None),
+)
+
+
+def view_as_complex(*args, **kwargs):
+    """Schema: ``view_as_complex(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("view_as_complex", _view_as_complex_overloads, args, kwargs)
+
+_view_as_real_copy_overloads = (
+    _Overload("view_as_real_copy", (('input', 'Tensor', _R, False), ), "view_as_real_copy", None),
+)
+
+
+def view_as_real_copy(*args, **kwargs):
+    """Schema: ``view_as_real_copy(Tensor self) -> Tensor``"""
+    return _resolve("view_as_real_copy", _view_as_real_copy_overloads, args, kwargs)
+
+_view_as_complex_copy_overloads = (
+    _Overload("view_as_complex_copy", (('input', 'Tensor', _R, False), ), "view_as_complex_copy", None),
+)
+
+
+def view_as_complex_copy(*args, **kwargs):
+    """Schema: ``view_as_complex_copy(Tensor self) -> Tensor``"""
+    return _resolve("view_as_complex_copy", _view_as_complex_copy_overloads, args, kwargs)
+
+_real_overloads = (
+    _Overload("real", (('input', 'Tensor', _R, False), ), "real", None),
+)
+
+
+def real(*args, **kwargs):
+    """Schema: ``real(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("real", _real_overloads, args, kwargs)
+
+_imag_overloads = (
+    _Overload("imag", (('input', 'Tensor', _R, False), ), "imag", None),
+)
+
+
+def imag(*args, **kwargs):
+    """Schema: ``imag(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("imag", _imag_overloads, args, kwargs)
+
+__conj_physical_overloads = (
+    _Overload("_conj_physical", (('input', 'Tensor', _R, False), ), "_conj_physical", None),
+)
+
+
+def _conj_physical(*args, **kwargs):
+    """Schema: ``_conj_physical(Tensor self) -> Tensor``"""
+    return _resolve("_conj_physical", __conj_physical_overloads, args, kwargs)
+
+_conj_physical_overloads = (
+    _Overload("conj_physical", (('input', 'Tensor', _R, False), ), "conj_physical", 'conj_physical_out'),
+)
+
+
+def conj_physical(*args, **kwargs):
+    """Schema: ``conj_physical(Tensor self) -> Tensor``"""
+    return _resolve("conj_physical", _conj_physical_overloads, args, kwargs)
+
+_conj_physical__overloads = (
+    _Overload("conj_physical_", (('input', 'Tensor', _R, False), ), "conj_physical_", None),
+)
+
+
+def conj_physical_(*args, **kwargs):
+    """Schema: ``conj_physical_(Tensor(a!) self) -> Tensor(a!)``"""
+    return _resolve("conj_physical_", _conj_physical__overloads, args, kwargs)
+
+_conj_overloads = (
+    _Overload("conj", (('input', 'Tensor', _R, False), ), "conj", None),
+)
+
+
+def conj(*args, **kwargs):
+    """Schema: ``conj(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("conj", _conj_overloads, args, kwargs)
+
+_resolve_conj_overloads = (
+    _Overload("resolve_conj", (('input', 'Tensor', _R, False), ), "resolve_conj", None),
+)
+
+
+def resolve_conj(*args, **kwargs):
+    """Schema: ``resolve_conj(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("resolve_conj", _resolve_conj_overloads, args, kwargs)
+
+_resolve_neg_overloads = (
+    _Overload("resolve_neg", (('input', 'Tensor', _R, False), ), "resolve_neg", None),
+)
+
+
+def resolve_neg(*args, **kwargs):
+    """Schema: ``resolve_neg(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("resolve_neg", _resolve_neg_overloads, args, kwargs)
+
+_is_conj_overloads = (
+    _Overload("is_conj", (('input', 'Tensor', _R, False), ), "is_conj", None),
+)
+
+
+def is_conj(*args, **kwargs):
+    """Schema: ``is_conj(Tensor self) -> bool``"""
+    return _resolve("is_conj", _is_conj_overloads, args, kwargs)
+
+_complex_overloads = (
+    _Overload("complex", (('real', 'Tensor', _R, False), ('imag', 'Tensor', _R, False), ), "complex", 'complex_out'),
+)
+
+
+def complex(*args, **kwargs):
+    """Schema: ``complex(Tensor real, Tensor imag) -> Tensor``"""
+    return _resolve("complex", _complex_overloads, args, kwargs)
+
+_polar_overloads = (
+    _Overload("polar", (('abs', 'Tensor', _R, False), ('angle', 'Tensor', _R, False), ), "polar", 'polar_out'),
+)
+
+
+def polar(*args, **kwargs):
+    """Schema: ``polar(Tensor abs, Tensor angle) -> Tensor``"""
+    return _resolve("polar", _polar_overloads, args, kwargs)
+
+_angle_overloads = (
+    _Overload("angle", (('input', 'Tensor', _R, False), ), "angle", 'angle_out'),
+)
+
+
+def angle(*args, **kwargs):
+    """Schema: ``angle(Tensor self) -> Tensor``"""
+    return _resolve("angle", _angle_overloads, args, kwargs)
+
+_isreal_overloads = (
+    _Overload("isreal", (('input', 'Tensor', _R, False), ), "isreal", None),
+)
+
+
+def isreal(*args, **kwargs):
+    """Schema: ``isreal(Tensor self) -> Tensor``"""
+    return _resolve("isreal", _isreal_overloads, args, kwargs)
+
+_adjoint_overloads = (
+    _Overload("adjoint", (('input', 'Tensor', _R, False), ), "adjoint", None),
+)
+
+
+def adjoint(*args, **kwargs):
+    """Schema: ``adjoint(Tensor(a) self) -> Tensor(a)``"""
+    return _resolve("adjoint", _adjoint_overloads, args, kwargs)
 
 _as_strided_overloads = (
     _Overload("as_strided", (('input', 'Tensor', _R, False), ('size', 'SymInt[]', _R, False), ('stride', 'SymInt[]', _R, False), ('storage_offset', 'SymInt?', None, False), ), "as_strided", None),
@@ -1982,6 +2396,18 @@ def split(*args, **kwargs):
     """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
     return _resolve("split", _split_overloads, args, kwargs)
 
+_unsafe_split_overloads = (
+    _Overload("unsafe_split", (('input', 'Tensor', _R, False), ('split_size', 'SymInt', _R, False), ('dim', 'int', 0, False), ), "split_Tensor", None),
+    _Overload("unsafe_split", (('input', 'Tensor', _R, False), ('split_size', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_sizes", None),
+)
+
+
+def unsafe_split(*args, **kwargs):
+    """Alias of ``split``.
+
+    Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
+    return _resolve("unsafe_split", _unsafe_split_overloads, args, kwargs)
+
 _split_with_sizes_overloads = (
     _Overload("split_with_sizes", (('input', 'Tensor', _R, False), ('split_sizes', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_with_sizes", None),
 )
@@ -1990,6 +2416,17 @@ _split_with_sizes_overloads = (
 def split_with_sizes(*args, **kwargs):
     """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
     return _resolve("split_with_sizes", _split_with_sizes_overloads, args, kwargs)
+
+_unsafe_split_with_sizes_overloads = (
+    _Overload("unsafe_split_with_sizes", (('input', 'Tensor', _R, False), ('split_sizes', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_with_sizes", None),
+)
+
+
+def unsafe_split_with_sizes(*args, **kwargs):
+    """Alias of ``split_with_sizes``.
+
+    Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
+    return _resolve("unsafe_split_with_sizes", _unsafe_split_with_sizes_overloads, args, kwargs)
 
 _unbind_overloads = (
     _Overload("unbind", (('input', 'Tensor', _R, False), ('dim', 'int', 0, False), ), "unbind_int", None),
@@ -2073,6 +2510,17 @@ def chunk(*args, **kwargs):
     """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
     return _resolve("chunk", _chunk_overloads, args, kwargs)
 
+_unsafe_chunk_overloads = (
+    _Overload("unsafe_chunk", (('input', 'Tensor', _R, False), ('chunks', 'int', _R, False), ('dim', 'int', 0, False), ), "chunk", None),
+)
+
+
+def unsafe_chunk(*args, **kwargs):
+    """Alias of ``chunk``.
+
+    Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
+    return _resolve("unsafe_chunk", _unsafe_chunk_overloads, args, kwargs)
+
 _movedim_overloads = (
     _Overload("movedim", (('input', 'Tensor', _R, False), ('source', 'int', _R, False), ('destination', 'int', _R, False), ), "movedim_int", None),
     _Overload("movedim", (('input', 'Tensor', _R, False), ('source', 'int[]', _R, False), ('destination', 'int[]', _R, False), ), "movedim_intlist", None),
@@ -2103,6 +2551,144 @@ _diagonal_overloads = (
 def diagonal(*args, **kwargs):
     """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
     return _resolve("diagonal", _diagonal_overloads, args, kwargs)
+
+_expand_copy_overloads = (
+    _Overload("expand_copy", (('input', 'Tensor', _R, False), ('size', 'SymInt[]', _R, False), ('implicit', 'bool', False, True), ), "expand_copy", None),
+)
+
+
+def expand_copy(*args, **kwargs):
+    """Schema: ``expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor``"""
+    return _resolve("expand_copy", _expand_copy_overloads, args, kwargs)
+
+_permute_copy_overloads = (
+    _Overload("permute_copy", (('input', 'Tensor', _R, False), ('dims', 'int[]', _R, False), ), "permute_copy", None),
+)
+
+
+def permute_copy(*args, **kwargs):
+    """Schema: ``permute_copy(Tensor self, int[] dims) -> Tensor``"""
+    return _resolve("permute_copy", _permute_copy_overloads, args, kwargs)
+
+_diagonal_copy_overloads = (
+    _Overload("diagonal_copy", (('input', 'Tensor', _R, False), ('offset', 'int', 0, False), ('dim1', 'int', 0, False), ('dim2', 'int', 1, False), ), "diagonal_copy", None),
+)
+
+
+def diagonal_copy(*args, **kwargs):
+    """Schema: ``diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor``"""
+    return _resolve("diagonal_copy", _diagonal_copy_overloads, args, kwargs)
+
+_select_copy_overloads = (
+    _Overload("select_copy", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'SymInt', _R, False), ), "select_copy_int", None),
+)
+
+
+def select_copy(*args, **kwargs):
+    """Schema: ``select_copy.int(Tensor self, int dim, SymInt index) -> Tensor``"""
+    return _resolve("select_copy", _select_copy_overloads, args, kwargs)
+
+_narrow_copy_overloads = (
+    _Overload("narrow_copy", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('start', 'SymInt', _R, False), ('length', 'SymInt', _R, False), ), "narrow_copy", None),
+)
+
+
+def narrow_copy(*args, **kwargs):
+    """Schema: ``narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor``"""
+    return _resolve("narrow_copy", _narrow_copy_overloads, args, kwargs)
+
+_alias_copy_overloads = (
+    _Overload("alias_copy", (('input', 'Tensor', _R, False), ), "alias_copy", None),
+)
+
+
+def alias_copy(*args, **kwargs):
+    """Schema: ``alias_copy(Tensor self) -> Tensor``"""
+    return _resolve("alias_copy", _alias_copy_overloads, args, kwargs)
+
+_t_copy_overloads = (
+    _Overload("t_copy", (('input', 'Tensor', _R, False), ), "t_copy", None),
+)
+
+
+def t_copy(*args, **kwargs):
+    """Schema: ``t_copy(Tensor self) -> Tensor``"""
+    return _resolve("t_copy", _t_copy_overloads, args, kwargs)
+
+_transpose_copy_overloads = (
+    _Overload("transpose_copy", (('input', 'Tensor', _R, False), ('dim0', 'int', _R, False), ('dim1', 'int', _R, False), ), "transpose_copy_int", None),
+)
+
+
+def transpose_copy(*args, **kwargs):
+    """Schema: ``transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor``"""
+    return _resolve("transpose_copy", _transpose_copy_overloads, args, kwargs)
+
+_unsqueeze_copy_overloads = (
+    _Overload("unsqueeze_copy", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ), "unsqueeze_copy", None),
+)
+
+
+def unsqueeze_copy(*args, **kwargs):
+    """Schema: ``unsqueeze_copy(Tensor self, int dim) -> Tensor``"""
+    return _resolve("unsqueeze_copy", _unsqueeze_copy_overloads, args, kwargs)
+
+_squeeze_copy_overloads = (
+    _Overload("squeeze_copy", (('input', 'Tensor', _R, False), ), "squeeze_copy", None),
+    _Overload("squeeze_copy", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ), "squeeze_copy_dim", None),
+    _Overload("squeeze_copy", (('input', 'Tensor', _R, False), ('dim', 'int[]', _R, False), ), "squeeze_copy_dims", None),
+)
+
+
+def squeeze_copy(*args, **kwargs):
+    """Schema: ``squeeze_copy(Tensor self) -> Tensor``"""
+    return _resolve("squeeze_copy", _squeeze_copy_overloads, args, kwargs)
+
+_view_copy_overloads = (
+    _Overload("view_copy", (('input', 'Tensor', _R, False), ('size', 'SymInt[]', _R, False), ), "view_copy", None),
+    _Overload("view_copy", (('input', 'Tensor', _R, False), ('dtype', 'ScalarType', _R, False), ), "view_copy_dtype", None),
+)
+
+
+def view_copy(*args, **kwargs):
+    """Schema: ``view_copy(Tensor self, SymInt[] size) -> Tensor``"""
+    return _resolve("view_copy", _view_copy_overloads, args, kwargs)
+
+_slice_copy_overloads = (
+    _Overload("slice_copy", (('input', 'Tensor', _R, False), ('dim', 'int', 0, False), ('start', 'SymInt?', None, False), ('end', 'SymInt?', None, False), ('step', 'SymInt', 1, False), ), "slice_copy_Tensor", None),
+)
+
+
+def slice_copy(*args, **kwargs):
+    """Schema: ``slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor``"""
+    return _resolve("slice_copy", _slice_copy_overloads, args, kwargs)
+
+_unfold_copy_overloads = (
+    _Overload("unfold_copy", (('input', 'Tensor', _R, False), ('dimension', 'int', _R, False), ('size', 'int', _R, False), ('step', 'int', _R, False), ), "unfold_copy", None),
+)
+
+
+def unfold_copy(*args, **kwargs):
+    """Schema: ``unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor``"""
+    return _resolve("unfold_copy", _unfold_copy_overloads, args, kwargs)
+
+_as_strided_copy_overloads = (
+    _Overload("as_strided_copy", (('input', 'Tensor', _R, False), ('size', 'SymInt[]', _R, False), ('stride', 'SymInt[]', _R, False), ('storage_offset', 'SymInt?', None, False), ), "as_strided_copy", None),
+)
+
+
+def as_strided_copy(*args, **kwargs):
+    """Schema: ``as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor``"""
+    return _resolve("as_strided_copy", _as_strided_copy_overloads, args, kwargs)
+
+_diagflat_overloads = (
+    _Overload("diagflat", (('input', 'Tensor', _R, False), ('offset', 'int', 0, False), ), "diagflat", None),
+)
+
+
+def diagflat(*args, **kwargs):
+    """Schema: ``diagflat(Tensor self, int offset=0) -> Tensor``"""
+    return _resolve("diagflat", _diagflat_overloads, args, kwargs)
 
 _diag_embed_overloads = (
     _Overload("diag_embed", (('input', 'Tensor', _R, False), ('offset', 'int', 0, False), ('dim1', 'int', -2, False), ('dim2', 'int', -1, False), ), "diag_embed", None),
@@ -2442,6 +3028,15 @@ def scatter_reduce(*args, **kwargs):
     """Schema: ``scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor``"""
     return _resolve("scatter_reduce", _scatter_reduce_overloads, args, kwargs)
 
+_index_reduce_overloads = (
+    _Overload("index_reduce", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('reduce', 'str', _R, False), ('include_self', 'bool', True, True), ), "index_reduce", None),
+)
+
+
+def index_reduce(*args, **kwargs):
+    """Schema: ``index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor``"""
+    return _resolve("index_reduce", _index_reduce_overloads, args, kwargs)
+
 _put_overloads = (
     _Overload("put", (('input', 'Tensor', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('accumulate', 'bool', False, False), ), "put", None),
 )
@@ -2629,6 +3224,15 @@ _sort_overloads = (
 def sort(*args, **kwargs):
     """Schema: ``sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
     return _resolve("sort", _sort_overloads, args, kwargs)
+
+_msort_overloads = (
+    _Overload("msort", (('input', 'Tensor', _R, False), ), "msort", 'msort_out'),
+)
+
+
+def msort(*args, **kwargs):
+    """Schema: ``msort(Tensor self) -> Tensor``"""
+    return _resolve("msort", _msort_overloads, args, kwargs)
 
 _argsort_overloads = (
     _Overload("argsort", (('input', 'Tensor', _R, False), ('dim', 'int', -1, False), ('descending', 'bool', False, False), ), "argsort", None),
@@ -3177,6 +3781,17 @@ def outer(*args, **kwargs):
     """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
     return _resolve("outer", _outer_overloads, args, kwargs)
 
+_ger_overloads = (
+    _Overload("ger", (('input', 'Tensor', _R, False), ('vec2', 'Tensor', _R, False), ), "outer", None),
+)
+
+
+def ger(*args, **kwargs):
+    """Alias of ``outer``.
+
+    Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
+    return _resolve("ger", _ger_overloads, args, kwargs)
+
 _linear_overloads = (
     _Overload("linear", (('input', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ), "linear", None),
 )
@@ -3194,6 +3809,28 @@ _cat_overloads = (
 def cat(*args, **kwargs):
     """Schema: ``cat(Tensor[] tensors, int dim=0) -> Tensor``"""
     return _resolve("cat", _cat_overloads, args, kwargs)
+
+_concat_overloads = (
+    _Overload("concat", (('tensors', 'Tensor[]', _R, False), ('dim', 'int', 0, False), ), "cat", None),
+)
+
+
+def concat(*args, **kwargs):
+    """Alias of ``cat``.
+
+    Schema: ``cat(Tensor[] tensors, int dim=0) -> Tensor``"""
+    return _resolve("concat", _concat_overloads, args, kwargs)
+
+_concatenate_overloads = (
+    _Overload("concatenate", (('tensors', 'Tensor[]', _R, False), ('dim', 'int', 0, False), ), "cat", None),
+)
+
+
+def concatenate(*args, **kwargs):
+    """Alias of ``cat``.
+
+    Schema: ``cat(Tensor[] tensors, int dim=0) -> Tensor``"""
+    return _resolve("concatenate", _concatenate_overloads, args, kwargs)
 
 _flip_overloads = (
     _Overload("flip", (('input', 'Tensor', _R, False), ('dims', 'int[]', _R, False), ), "flip", None),
@@ -3277,6 +3914,16 @@ def fill_(*args, **kwargs):
     """Schema: ``fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)``"""
     return _resolve("fill_", _fill__overloads, args, kwargs)
 
+_fill_overloads = (
+    _Overload("fill", (('input', 'Tensor', _R, False), ('value', 'Tensor', _R, False), ), "fill_Tensor", None),
+    _Overload("fill", (('input', 'Tensor', _R, False), ('value', 'Scalar', _R, False), ), "fill_Scalar", None),
+)
+
+
+def fill(*args, **kwargs):
+    """Schema: ``fill.Tensor(Tensor self, Tensor value) -> Tensor``"""
+    return _resolve("fill", _fill_overloads, args, kwargs)
+
 _zero__overloads = (
     _Overload("zero_", (('input', 'Tensor', _R, False), ), "zero_", None),
 )
@@ -3339,6 +3986,15 @@ _index_put__overloads = (
 def index_put_(*args, **kwargs):
     """Schema: ``index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)``"""
     return _resolve("index_put_", _index_put__overloads, args, kwargs)
+
+_argwhere_overloads = (
+    _Overload("argwhere", (('input', 'Tensor', _R, False), ), "argwhere", None),
+)
+
+
+def argwhere(*args, **kwargs):
+    """Schema: ``argwhere(Tensor self) -> Tensor``"""
+    return _resolve("argwhere", _argwhere_overloads, args, kwargs)
 
 _nonzero_overloads = (
     _Overload("nonzero", (('input', 'Tensor', _R, False), ), "nonzero", None),
@@ -3602,6 +4258,15 @@ _dropout_overloads = (
 def dropout(*args, **kwargs):
     """Schema: ``dropout(Tensor input, float p, bool train) -> Tensor``"""
     return _resolve("dropout", _dropout_overloads, args, kwargs)
+
+_dropout__overloads = (
+    _Overload("dropout_", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "dropout_", None),
+)
+
+
+def dropout_(*args, **kwargs):
+    """Schema: ``dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
+    return _resolve("dropout_", _dropout__overloads, args, kwargs)
 
 _bilinear_overloads = (
     _Overload("bilinear", (('input1', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ('weight', 'Tensor', _R, False), ('bias', 'Tensor?', None, False), ), "bilinear", None),
@@ -4164,6 +4829,51 @@ def feature_dropout(*args, **kwargs):
     """Schema: ``feature_dropout(Tensor input, float p, bool train) -> Tensor``"""
     return _resolve("feature_dropout", _feature_dropout_overloads, args, kwargs)
 
+_feature_dropout__overloads = (
+    _Overload("feature_dropout_", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "feature_dropout_", None),
+)
+
+
+def feature_dropout_(*args, **kwargs):
+    """Schema: ``feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
+    return _resolve("feature_dropout_", _feature_dropout__overloads, args, kwargs)
+
+_alpha_dropout_overloads = (
+    _Overload("alpha_dropout", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "alpha_dropout", None),
+)
+
+
+def alpha_dropout(*args, **kwargs):
+    """Schema: ``alpha_dropout(Tensor input, float p, bool train) -> Tensor``"""
+    return _resolve("alpha_dropout", _alpha_dropout_overloads, args, kwargs)
+
+_alpha_dropout__overloads = (
+    _Overload("alpha_dropout_", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "alpha_dropout_", None),
+)
+
+
+def alpha_dropout_(*args, **kwargs):
+    """Schema: ``alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
+    return _resolve("alpha_dropout_", _alpha_dropout__overloads, args, kwargs)
+
+_feature_alpha_dropout_overloads = (
+    _Overload("feature_alpha_dropout", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "feature_alpha_dropout", None),
+)
+
+
+def feature_alpha_dropout(*args, **kwargs):
+    """Schema: ``feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor``"""
+    return _resolve("feature_alpha_dropout", _feature_alpha_dropout_overloads, args, kwargs)
+
+_feature_alpha_dropout__overloads = (
+    _Overload("feature_alpha_dropout_", (('input', 'Tensor', _R, False), ('p', 'float', _R, False), ('train', 'bool', _R, False), ), "feature_alpha_dropout_", None),
+)
+
+
+def feature_alpha_dropout_(*args, **kwargs):
+    """Schema: ``feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
+    return _resolve("feature_alpha_dropout_", _feature_alpha_dropout__overloads, args, kwargs)
+
 _margin_ranking_loss_overloads = (
     _Overload("margin_ranking_loss", (('input1', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ('target', 'Tensor', _R, False), ('margin', 'float', 0.0, False), ('reduction', 'int', 1, False), ), "margin_ranking_loss", None),
 )
@@ -4236,6 +4946,34 @@ def multilabel_margin_loss(*args, **kwargs):
     """Schema: ``multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
     return _resolve("multilabel_margin_loss", _multilabel_margin_loss_overloads, args, kwargs)
 
+_ctc_loss_overloads = (
+    _Overload("ctc_loss", (('log_probs', 'Tensor', _R, False), ('targets', 'Tensor', _R, False), ('input_lengths', 'int[]', _R, False), ('target_lengths', 'int[]', _R, False), ('blank', 'int', 0, False), ('reduction', 'int', 1, False), ('zero_infinity', 'bool', False, False), ), "ctc_loss_IntList", None),
+    _Overload("ctc_loss", (('log_probs', 'Tensor', _R, False), ('targets', 'Tensor', _R, False), ('input_lengths', 'Tensor', _R, False), ('target_lengths', 'Tensor', _R, False), ('blank', 'int', 0, False), ('reduction', 'int', 1, False), ('zero_infinity', 'bool', False, False), ), "ctc_loss_Tensor", None),
+)
+
+
+def ctc_loss(*args, **kwargs):
+    """Schema: ``ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor``"""
+    return _resolve("ctc_loss", _ctc_loss_overloads, args, kwargs)
+
+__ctc_loss_overloads = (
+    _Overload("_ctc_loss", (('log_probs', 'Tensor', _R, False), ('targets', 'Tensor', _R, False), ('input_lengths', 'int[]', _R, False), ('target_lengths', 'int[]', _R, False), ('blank', 'int', 0, False), ('zero_infinity', 'bool', False, False), ), "_ctc_loss", None),
+)
+
+
+def _ctc_loss(*args, **kwargs):
+    """Schema: ``_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)``"""
+    return _resolve("_ctc_loss", __ctc_loss_overloads, args, kwargs)
+
+__ctc_loss_backward_overloads = (
+    _Overload("_ctc_loss_backward", (('grad', 'Tensor', _R, False), ('log_probs', 'Tensor', _R, False), ('targets', 'Tensor', _R, False), ('input_lengths', 'int[]', _R, False), ('target_lengths', 'int[]', _R, False), ('neg_log_likelihood', 'Tensor', _R, False), ('log_alpha', 'Tensor', _R, False), ('blank', 'int', _R, False), ('zero_infinity', 'bool', False, False), ), "_ctc_loss_backward", None),
+)
+
+
+def _ctc_loss_backward(*args, **kwargs):
+    """Schema: ``_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor``"""
+    return _resolve("_ctc_loss_backward", __ctc_loss_backward_overloads, args, kwargs)
+
 _native_layer_norm_overloads = (
     _Overload("native_layer_norm", (('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('eps', 'float', _R, False), ), "native_layer_norm", None),
 )
@@ -4299,6 +5037,15 @@ def group_norm(*args, **kwargs):
     """Schema: ``group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor``"""
     return _resolve("group_norm", _group_norm_overloads, args, kwargs)
 
+_instance_norm_overloads = (
+    _Overload("instance_norm", (('input', 'Tensor', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('running_mean', 'Tensor?', _R, False), ('running_var', 'Tensor?', _R, False), ('use_input_stats', 'bool', _R, False), ('momentum', 'float', _R, False), ('eps', 'float', _R, False), ('cudnn_enabled', 'bool', _R, False), ), "instance_norm", None),
+)
+
+
+def instance_norm(*args, **kwargs):
+    """Schema: ``instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor``"""
+    return _resolve("instance_norm", _instance_norm_overloads, args, kwargs)
+
 _rms_norm_overloads = (
     _Overload("rms_norm", (('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('weight', 'Tensor?', None, False), ('eps', 'float?', None, False), ), "rms_norm", None),
 )
@@ -4316,6 +5063,118 @@ _scaled_dot_product_attention_overloads = (
 def scaled_dot_product_attention(*args, **kwargs):
     """Schema: ``scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor``"""
     return _resolve("scaled_dot_product_attention", _scaled_dot_product_attention_overloads, args, kwargs)
+
+__thnn_fused_lstm_cell_overloads = (
+    _Overload("_thnn_fused_lstm_cell", (('input_gates', 'Tensor', _R, False), ('hidden_gates', 'Tensor', _R, False), ('cx', 'Tensor', _R, False), ('input_bias', 'Tensor?', None, False), ('hidden_bias', 'Tensor?', None, False), ), "_thnn_fused_lstm_cell", None),
+)
+
+
+def _thnn_fused_lstm_cell(*args, **kwargs):
+    """Schema: ``_thnn_fused_lstm_cell(Tensor input_gates, Tensor hidden_gates, Tensor cx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("_thnn_fused_lstm_cell", __thnn_fused_lstm_cell_overloads, args, kwargs)
+
+__thnn_fused_lstm_cell_backward_impl_overloads = (
+    _Overload("_thnn_fused_lstm_cell_backward_impl", (('grad_hy', 'Tensor?', _R, False), ('grad_cy', 'Tensor?', _R, False), ('cx', 'Tensor', _R, False), ('cy', 'Tensor', _R, False), ('workspace', 'Tensor', _R, False), ('has_bias', 'bool', _R, False), ), "_thnn_fused_lstm_cell_backward_impl", None),
+)
+
+
+def _thnn_fused_lstm_cell_backward_impl(*args, **kwargs):
+    """Schema: ``_thnn_fused_lstm_cell_backward_impl(Tensor? grad_hy, Tensor? grad_cy, Tensor cx, Tensor cy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("_thnn_fused_lstm_cell_backward_impl", __thnn_fused_lstm_cell_backward_impl_overloads, args, kwargs)
+
+__thnn_fused_gru_cell_overloads = (
+    _Overload("_thnn_fused_gru_cell", (('input_gates', 'Tensor', _R, False), ('hidden_gates', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('input_bias', 'Tensor?', None, False), ('hidden_bias', 'Tensor?', None, False), ), "_thnn_fused_gru_cell", None),
+)
+
+
+def _thnn_fused_gru_cell(*args, **kwargs):
+    """Schema: ``_thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor)``"""
+    return _resolve("_thnn_fused_gru_cell", __thnn_fused_gru_cell_overloads, args, kwargs)
+
+__thnn_fused_gru_cell_backward_overloads = (
+    _Overload("_thnn_fused_gru_cell_backward", (('grad_hy', 'Tensor', _R, False), ('workspace', 'Tensor', _R, False), ('has_bias', 'bool', _R, False), ), "_thnn_fused_gru_cell_backward", None),
+)
+
+
+def _thnn_fused_gru_cell_backward(*args, **kwargs):
+    """Schema: ``_thnn_fused_gru_cell_backward(Tensor grad_hy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor, Tensor, Tensor)``"""
+    return _resolve("_thnn_fused_gru_cell_backward", __thnn_fused_gru_cell_backward_overloads, args, kwargs)
+
+_lstm_cell_overloads = (
+    _Overload("lstm_cell", (('input', 'Tensor', _R, False), ('hx', 'Tensor[]', _R, False), ('w_ih', 'Tensor', _R, False), ('w_hh', 'Tensor', _R, False), ('b_ih', 'Tensor?', None, False), ('b_hh', 'Tensor?', None, False), ), "lstm_cell", None),
+)
+
+
+def lstm_cell(*args, **kwargs):
+    """Schema: ``lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)``"""
+    return _resolve("lstm_cell", _lstm_cell_overloads, args, kwargs)
+
+_gru_cell_overloads = (
+    _Overload("gru_cell", (('input', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('w_ih', 'Tensor', _R, False), ('w_hh', 'Tensor', _R, False), ('b_ih', 'Tensor?', None, False), ('b_hh', 'Tensor?', None, False), ), "gru_cell", None),
+)
+
+
+def gru_cell(*args, **kwargs):
+    """Schema: ``gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor``"""
+    return _resolve("gru_cell", _gru_cell_overloads, args, kwargs)
+
+_rnn_tanh_cell_overloads = (
+    _Overload("rnn_tanh_cell", (('input', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('w_ih', 'Tensor', _R, False), ('w_hh', 'Tensor', _R, False), ('b_ih', 'Tensor?', None, False), ('b_hh', 'Tensor?', None, False), ), "rnn_tanh_cell", None),
+)
+
+
+def rnn_tanh_cell(*args, **kwargs):
+    """Schema: ``rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor``"""
+    return _resolve("rnn_tanh_cell", _rnn_tanh_cell_overloads, args, kwargs)
+
+_rnn_relu_cell_overloads = (
+    _Overload("rnn_relu_cell", (('input', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('w_ih', 'Tensor', _R, False), ('w_hh', 'Tensor', _R, False), ('b_ih', 'Tensor?', None, False), ('b_hh', 'Tensor?', None, False), ), "rnn_relu_cell", None),
+)
+
+
+def rnn_relu_cell(*args, **kwargs):
+    """Schema: ``rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor``"""
+    return _resolve("rnn_relu_cell", _rnn_relu_cell_overloads, args, kwargs)
+
+_lstm_overloads = (
+    _Overload("lstm", (('input', 'Tensor', _R, False), ('hx', 'Tensor[]', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ('batch_first', 'bool', _R, False), ), "lstm_input", None),
+    _Overload("lstm", (('data', 'Tensor', _R, False), ('batch_sizes', 'Tensor', _R, False), ('hx', 'Tensor[]', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ), "lstm_data", None),
+)
+
+
+def lstm(*args, **kwargs):
+    """Schema: ``lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)``"""
+    return _resolve("lstm", _lstm_overloads, args, kwargs)
+
+_gru_overloads = (
+    _Overload("gru", (('input', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ('batch_first', 'bool', _R, False), ), "gru_input", None),
+    _Overload("gru", (('data', 'Tensor', _R, False), ('batch_sizes', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ), "gru_data", None),
+)
+
+
+def gru(*args, **kwargs):
+    """Schema: ``gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)``"""
+    return _resolve("gru", _gru_overloads, args, kwargs)
+
+_rnn_tanh_overloads = (
+    _Overload("rnn_tanh", (('input', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ('batch_first', 'bool', _R, False), ), "rnn_tanh_input", None),
+    _Overload("rnn_tanh", (('data', 'Tensor', _R, False), ('batch_sizes', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ), "rnn_tanh_data", None),
+)
+
+
+def rnn_tanh(*args, **kwargs):
+    """Schema: ``rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)``"""
+    return _resolve("rnn_tanh", _rnn_tanh_overloads, args, kwargs)
+
+_rnn_relu_overloads = (
+    _Overload("rnn_relu", (('input', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ('batch_first', 'bool', _R, False), ), "rnn_relu_input", None),
+    _Overload("rnn_relu", (('data', 'Tensor', _R, False), ('batch_sizes', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('params', 'Tensor[]', _R, False), ('has_biases', 'bool', _R, False), ('num_layers', 'int', _R, False), ('dropout', 'float', _R, False), ('train', 'bool', _R, False), ('bidirectional', 'bool', _R, False), ), "rnn_relu_data", None),
+)
+
+
+def rnn_relu(*args, **kwargs):
+    """Schema: ``rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)``"""
+    return _resolve("rnn_relu", _rnn_relu_overloads, args, kwargs)
 
 _linalg_solve_overloads = (
     _Overload("linalg_solve", (('A', 'Tensor', _R, False), ('B', 'Tensor', _R, False), ('left', 'bool', True, True), ), "linalg_solve", None),
@@ -4708,3 +5567,255 @@ _fft_ifftshift_overloads = (
 def fft_ifftshift(*args, **kwargs):
     """Schema: ``fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor``"""
     return _resolve("fft_ifftshift", _fft_ifftshift_overloads, args, kwargs)
+
+__fft_r2c_overloads = (
+    _Overload("_fft_r2c", (('input', 'Tensor', _R, False), ('dim', 'int[]', _R, False), ('normalization', 'int', _R, False), ('onesided', 'bool', _R, False), ), "_fft_r2c", None),
+)
+
+
+def _fft_r2c(*args, **kwargs):
+    """Schema: ``_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor``"""
+    return _resolve("_fft_r2c", __fft_r2c_overloads, args, kwargs)
+
+__fft_c2r_overloads = (
+    _Overload("_fft_c2r", (('input', 'Tensor', _R, False), ('dim', 'int[]', _R, False), ('normalization', 'int', _R, False), ('last_dim_size', 'SymInt', _R, False), ), "_fft_c2r", None),
+)
+
+
+def _fft_c2r(*args, **kwargs):
+    """Schema: ``_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor``"""
+    return _resolve("_fft_c2r", __fft_c2r_overloads, args, kwargs)
+
+__fft_c2c_overloads = (
+    _Overload("_fft_c2c", (('input', 'Tensor', _R, False), ('dim', 'SymInt[]', _R, False), ('normalization', 'int', _R, False), ('forward', 'bool', _R, False), ), "_fft_c2c", None),
+)
+
+
+def _fft_c2c(*args, **kwargs):
+    """Schema: ``_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor``"""
+    return _resolve("_fft_c2c", __fft_c2c_overloads, args, kwargs)
+
+_fft_fft_overloads = (
+    _Overload("fft_fft", (('input', 'Tensor', _R, False), ('n', 'SymInt?', None, False), ('dim', 'int', -1, False), ('norm', 'str?', None, False), ), "fft_fft", 'fft_fft_out'),
+)
+
+
+def fft_fft(*args, **kwargs):
+    """Schema: ``fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor``"""
+    return _resolve("fft_fft", _fft_fft_overloads, args, kwargs)
+
+_fft_ifft_overloads = (
+    _Overload("fft_ifft", (('input', 'Tensor', _R, False), ('n', 'SymInt?', None, False), ('dim', 'int', -1, False), ('norm', 'str?', None, False), ), "fft_ifft", 'fft_ifft_out'),
+)
+
+
+def fft_ifft(*args, **kwargs):
+    """Schema: ``fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor``"""
+    return _resolve("fft_ifft", _fft_ifft_overloads, args, kwargs)
+
+_fft_rfft_overloads = (
+    _Overload("fft_rfft", (('input', 'Tensor', _R, False), ('n', 'SymInt?', None, False), ('dim', 'int', -1, False), ('norm', 'str?', None, False), ), "fft_rfft", 'fft_rfft_out'),
+)
+
+
+def fft_rfft(*args, **kwargs):
+    """Schema: ``fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor``"""
+    return _resolve("fft_rfft", _fft_rfft_overloads, args, kwargs)
+
+_fft_irfft_overloads = (
+    _Overload("fft_irfft", (('input', 'Tensor', _R, False), ('n', 'SymInt?', None, False), ('dim', 'int', -1, False), ('norm', 'str?', None, False), ), "fft_irfft", 'fft_irfft_out'),
+)
+
+
+def fft_irfft(*args, **kwargs):
+    """Schema: ``fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor``"""
+    return _resolve("fft_irfft", _fft_irfft_overloads, args, kwargs)
+
+_fft_hfft_overloads = (
+    _Overload("fft_hfft", (('input', 'Tensor', _R, False), ('n', 'SymInt?', None, False), ('dim', 'int', -1, False), ('norm', 'str?', None, False), ), "fft_hfft", 'fft_hfft_out'),
+)
+
+
+def fft_hfft(*args, **kwargs):
+    """Schema: ``fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor``"""
+    return _resolve("fft_hfft", _fft_hfft_overloads, args, kwargs)
+
+_fft_ihfft_overloads = (
+    _Overload("fft_ihfft", (('input', 'Tensor', _R, False), ('n', 'SymInt?', None, False), ('dim', 'int', -1, False), ('norm', 'str?', None, False), ), "fft_ihfft", 'fft_ihfft_out'),
+)
+
+
+def fft_ihfft(*args, **kwargs):
+    """Schema: ``fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor``"""
+    return _resolve("fft_ihfft", _fft_ihfft_overloads, args, kwargs)
+
+_fft_fft2_overloads = (
+    _Overload("fft_fft2", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]', (-2,-1), False), ('norm', 'str?', None, False), ), "fft_fft2", 'fft_fft2_out'),
+)
+
+
+def fft_fft2(*args, **kwargs):
+    """Schema: ``fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor``"""
+    return _resolve("fft_fft2", _fft_fft2_overloads, args, kwargs)
+
+_fft_fftn_overloads = (
+    _Overload("fft_fftn", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]?', None, False), ('norm', 'str?', None, False), ), "fft_fftn", 'fft_fftn_out'),
+)
+
+
+def fft_fftn(*args, **kwargs):
+    """Schema: ``fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor``"""
+    return _resolve("fft_fftn", _fft_fftn_overloads, args, kwargs)
+
+_fft_ifft2_overloads = (
+    _Overload("fft_ifft2", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]', (-2,-1), False), ('norm', 'str?', None, False), ), "fft_ifft2", 'fft_ifft2_out'),
+)
+
+
+def fft_ifft2(*args, **kwargs):
+    """Schema: ``fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor``"""
+    return _resolve("fft_ifft2", _fft_ifft2_overloads, args, kwargs)
+
+_fft_ifftn_overloads = (
+    _Overload("fft_ifftn", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]?', None, False), ('norm', 'str?', None, False), ), "fft_ifftn", 'fft_ifftn_out'),
+)
+
+
+def fft_ifftn(*args, **kwargs):
+    """Schema: ``fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor``"""
+    return _resolve("fft_ifftn", _fft_ifftn_overloads, args, kwargs)
+
+_fft_rfft2_overloads = (
+    _Overload("fft_rfft2", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]', (-2,-1), False), ('norm', 'str?', None, False), ), "fft_rfft2", 'fft_rfft2_out'),
+)
+
+
+def fft_rfft2(*args, **kwargs):
+    """Schema: ``fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor``"""
+    return _resolve("fft_rfft2", _fft_rfft2_overloads, args, kwargs)
+
+_fft_rfftn_overloads = (
+    _Overload("fft_rfftn", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]?', None, False), ('norm', 'str?', None, False), ), "fft_rfftn", 'fft_rfftn_out'),
+)
+
+
+def fft_rfftn(*args, **kwargs):
+    """Schema: ``fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor``"""
+    return _resolve("fft_rfftn", _fft_rfftn_overloads, args, kwargs)
+
+_fft_irfft2_overloads = (
+    _Overload("fft_irfft2", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]', (-2,-1), False), ('norm', 'str?', None, False), ), "fft_irfft2", 'fft_irfft2_out'),
+)
+
+
+def fft_irfft2(*args, **kwargs):
+    """Schema: ``fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor``"""
+    return _resolve("fft_irfft2", _fft_irfft2_overloads, args, kwargs)
+
+_fft_irfftn_overloads = (
+    _Overload("fft_irfftn", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]?', None, False), ('norm', 'str?', None, False), ), "fft_irfftn", 'fft_irfftn_out'),
+)
+
+
+def fft_irfftn(*args, **kwargs):
+    """Schema: ``fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor``"""
+    return _resolve("fft_irfftn", _fft_irfftn_overloads, args, kwargs)
+
+_fft_hfft2_overloads = (
+    _Overload("fft_hfft2", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]', (-2,-1), False), ('norm', 'str?', None, False), ), "fft_hfft2", 'fft_hfft2_out'),
+)
+
+
+def fft_hfft2(*args, **kwargs):
+    """Schema: ``fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor``"""
+    return _resolve("fft_hfft2", _fft_hfft2_overloads, args, kwargs)
+
+_fft_hfftn_overloads = (
+    _Overload("fft_hfftn", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]?', None, False), ('norm', 'str?', None, False), ), "fft_hfftn", 'fft_hfftn_out'),
+)
+
+
+def fft_hfftn(*args, **kwargs):
+    """Schema: ``fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor``"""
+    return _resolve("fft_hfftn", _fft_hfftn_overloads, args, kwargs)
+
+_fft_ihfft2_overloads = (
+    _Overload("fft_ihfft2", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]', (-2,-1), False), ('norm', 'str?', None, False), ), "fft_ihfft2", 'fft_ihfft2_out'),
+)
+
+
+def fft_ihfft2(*args, **kwargs):
+    """Schema: ``fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor``"""
+    return _resolve("fft_ihfft2", _fft_ihfft2_overloads, args, kwargs)
+
+_fft_ihfftn_overloads = (
+    _Overload("fft_ihfftn", (('input', 'Tensor', _R, False), ('s', 'SymInt[1]?', None, False), ('dim', 'int[1]?', None, False), ('norm', 'str?', None, False), ), "fft_ihfftn", 'fft_ihfftn_out'),
+)
+
+
+def fft_ihfftn(*args, **kwargs):
+    """Schema: ``fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor``"""
+    return _resolve("fft_ihfftn", _fft_ihfftn_overloads, args, kwargs)
+
+_hann_window_overloads = (
+    _Overload("hann_window", (('window_length', 'int', _R, False), ('periodic', 'bool', True, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "hann_window", None),
+)
+
+
+def hann_window(*args, **kwargs):
+    """Schema: ``hann_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("hann_window", _hann_window_overloads, args, kwargs)
+
+_hamming_window_overloads = (
+    _Overload("hamming_window", (('window_length', 'int', _R, False), ('periodic', 'bool', True, False), ('alpha', 'float', 0.54, False), ('beta', 'float', 0.46, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "hamming_window", None),
+)
+
+
+def hamming_window(*args, **kwargs):
+    """Schema: ``hamming_window(int window_length, bool periodic=True, float alpha=0.54, float beta=0.46, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("hamming_window", _hamming_window_overloads, args, kwargs)
+
+_blackman_window_overloads = (
+    _Overload("blackman_window", (('window_length', 'int', _R, False), ('periodic', 'bool', True, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "blackman_window", None),
+)
+
+
+def blackman_window(*args, **kwargs):
+    """Schema: ``blackman_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("blackman_window", _blackman_window_overloads, args, kwargs)
+
+_bartlett_window_overloads = (
+    _Overload("bartlett_window", (('window_length', 'int', _R, False), ('periodic', 'bool', True, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "bartlett_window", None),
+)
+
+
+def bartlett_window(*args, **kwargs):
+    """Schema: ``bartlett_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("bartlett_window", _bartlett_window_overloads, args, kwargs)
+
+_kaiser_window_overloads = (
+    _Overload("kaiser_window", (('window_length', 'int', _R, False), ('periodic', 'bool', True, False), ('beta', 'float', 12.0, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ), "kaiser_window", None),
+)
+
+
+def kaiser_window(*args, **kwargs):
+    """Schema: ``kaiser_window(int window_length, bool periodic=True, float beta=12.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+    return _resolve("kaiser_window", _kaiser_window_overloads, args, kwargs)
+
+_stft_overloads = (
+    _Overload("stft", (('input', 'Tensor', _R, False), ('n_fft', 'int', _R, False), ('hop_length', 'int?', None, False), ('win_length', 'int?', None, False), ('window', 'Tensor?', None, False), ('center', 'bool', True, False), ('pad_mode', 'str', "reflect", False), ('normalized', 'bool', False, False), ('onesided', 'bool?', None, False), ('return_complex', 'bool?', None, False), ('align_to_window', 'bool?', None, False), ), "stft_center", None),
+)
+
+
+def stft(*args, **kwargs):
+    """Schema: ``stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode='reflect', bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor``"""
+    return _resolve("stft", _stft_overloads, args, kwargs)
+
+_istft_overloads = (
+    _Overload("istft", (('input', 'Tensor', _R, False), ('n_fft', 'int', _R, False), ('hop_length', 'int?', None, False), ('win_length', 'int?', None, False), ('window', 'Tensor?', None, False), ('center', 'bool', True, False), ('normalized', 'bool', False, False), ('onesided', 'bool?', None, False), ('length', 'int?', None, False), ('return_complex', 'bool', False, False), ), "istft", None),
+)
+
+
+def istft(*args, **kwargs):
+    """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""
+    return _resolve("istft", _istft_overloads, args, kwargs)

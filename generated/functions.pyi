@@ -145,6 +145,10 @@ def float_power(input: Tensor, exponent: int | float | bool) -> Tensor:
     """Schema: ``float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor``"""
 def erfinv(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``erfinv(Tensor self) -> Tensor``"""
+def i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``i0(Tensor self) -> Tensor``"""
+def i0_(input: Tensor) -> Tensor:
+    """Schema: ``i0_(Tensor(a!) self) -> Tensor(a!)``"""
 def fmax(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``fmax(Tensor self, Tensor other) -> Tensor``"""
 def fmin(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -237,6 +241,8 @@ def digamma(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``digamma(Tensor self) -> Tensor``"""
 def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
+def mvlgamma(input: Tensor, p: int) -> Tensor:
+    """Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
 def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``signbit(Tensor self) -> Tensor``"""
 def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -324,6 +330,8 @@ def gelu(input: Tensor, *, approximate: str = 'none') -> Tensor:
     """Schema: ``gelu(Tensor self, *, str approximate='none') -> Tensor``"""
 def square(input: Tensor) -> Tensor:
     """Schema: ``square(Tensor self) -> Tensor``"""
+def square_(input: Tensor) -> Tensor:
+    """Schema: ``square_(Tensor(a!) self) -> Tensor(a!)``"""
 @overload
 def add(input: Tensor, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
     """Schema: ``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
@@ -431,12 +439,16 @@ def clamp_min(input: Tensor, min: Tensor) -> Tensor:
 @overload
 def clamp_min(input: Tensor, min: int | float | bool) -> Tensor:
     """Schema: ``clamp_min(Tensor self, Scalar min) -> Tensor``"""
+def clamp_min_(input: Tensor, min: int | float | bool) -> Tensor:
+    """Schema: ``clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)``"""
 @overload
 def clamp_max(input: Tensor, max: Tensor) -> Tensor:
     """Schema: ``clamp_max.Tensor(Tensor self, Tensor max) -> Tensor``"""
 @overload
 def clamp_max(input: Tensor, max: int | float | bool) -> Tensor:
     """Schema: ``clamp_max(Tensor self, Scalar max) -> Tensor``"""
+def clamp_max_(input: Tensor, max: int | float | bool) -> Tensor:
+    """Schema: ``clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)``"""
 @overload
 def lerp(input: Tensor, end: Tensor, weight: Tensor) -> Tensor:
     """Schema: ``lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor``"""
@@ -519,6 +531,53 @@ def greater_equal(input: Tensor, other: Tensor) -> Tensor:
 @overload
 def greater_equal(input: Tensor, other: int | float | bool) -> Tensor:
     """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
+def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``ldexp.Tensor(Tensor self, Tensor other) -> Tensor``"""
+def ldexp_(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+def dist(input: Tensor, other: Tensor, p: int | float | bool = 2) -> Tensor:
+    """Schema: ``dist(Tensor self, Tensor other, Scalar p=2) -> Tensor``"""
+@overload
+def rsub(input: Tensor, other: Tensor, *, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
+@overload
+def rsub(input: Tensor, other: int | float | bool, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor``"""
+@overload
+def isin(elements: Tensor, test_elements: Tensor, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Schema: ``isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor``"""
+@overload
+def isin(elements: Tensor, test_element: int | float | bool, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Schema: ``isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor``"""
+@overload
+def isin(element: int | float | bool, test_elements: Tensor, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Schema: ``isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor``"""
+def scalar_tensor(s: int | float | bool, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def renorm(input: Tensor, p: int | float | bool, dim: int, maxnorm: int | float | bool, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor``"""
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """Schema: ``pdist(Tensor self, float p=2) -> Tensor``"""
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Schema: ``channel_shuffle(Tensor self, SymInt groups) -> Tensor``"""
+def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Schema: ``channel_shuffle(Tensor self, SymInt groups) -> Tensor``"""
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
+    """Schema: ``vander(Tensor x, int? N=None, bool increasing=False) -> Tensor``"""
+def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None) -> Tensor:
+    """Schema: ``cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor``"""
+def corrcoef(input: Tensor) -> Tensor:
+    """Schema: ``corrcoef(Tensor self) -> Tensor``"""
+def frexp(input: Tensor) -> tuple[Tensor, Tensor]:
+    """Schema: ``frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)``"""
+def gcd(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``gcd(Tensor self, Tensor other) -> Tensor``"""
+def gcd_(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+def lcm(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``lcm(Tensor self, Tensor other) -> Tensor``"""
+def lcm_(input: Tensor, other: Tensor) -> Tensor:
+    """Schema: ``lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
 def logical_and(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
 def logical_or(input: Tensor, other: Tensor) -> Tensor:
@@ -561,6 +620,42 @@ def clip_(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -
 @overload
 def clip_(input: Tensor, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
     """Schema: ``clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)``"""
+def view_as_real(input: Tensor) -> Tensor:
+    """Schema: ``view_as_real(Tensor(a) self) -> Tensor(a)``"""
+def view_as_complex(input: Tensor) -> Tensor:
+    """Schema: ``view_as_complex(Tensor(a) self) -> Tensor(a)``"""
+def view_as_real_copy(input: Tensor) -> Tensor:
+    """Schema: ``view_as_real_copy(Tensor self) -> Tensor``"""
+def view_as_complex_copy(input: Tensor) -> Tensor:
+    """Schema: ``view_as_complex_copy(Tensor self) -> Tensor``"""
+def real(input: Tensor) -> Tensor:
+    """Schema: ``real(Tensor(a) self) -> Tensor(a)``"""
+def imag(input: Tensor) -> Tensor:
+    """Schema: ``imag(Tensor(a) self) -> Tensor(a)``"""
+def _conj_physical(input: Tensor) -> Tensor:
+    """Schema: ``_conj_physical(Tensor self) -> Tensor``"""
+def conj_physical(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``conj_physical(Tensor self) -> Tensor``"""
+def conj_physical_(input: Tensor) -> Tensor:
+    """Schema: ``conj_physical_(Tensor(a!) self) -> Tensor(a!)``"""
+def conj(input: Tensor) -> Tensor:
+    """Schema: ``conj(Tensor(a) self) -> Tensor(a)``"""
+def resolve_conj(input: Tensor) -> Tensor:
+    """Schema: ``resolve_conj(Tensor(a) self) -> Tensor(a)``"""
+def resolve_neg(input: Tensor) -> Tensor:
+    """Schema: ``resolve_neg(Tensor(a) self) -> Tensor(a)``"""
+def is_conj(input: Tensor) -> Tensor:
+    """Schema: ``is_conj(Tensor self) -> bool``"""
+def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``complex(Tensor real, Tensor imag) -> Tensor``"""
+def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``polar(Tensor abs, Tensor angle) -> Tensor``"""
+def angle(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``angle(Tensor self) -> Tensor``"""
+def isreal(input: Tensor) -> Tensor:
+    """Schema: ``isreal(Tensor self) -> Tensor``"""
+def adjoint(input: Tensor) -> Tensor:
+    """Schema: ``adjoint(Tensor(a) self) -> Tensor(a)``"""
 def as_strided(input: Tensor, size: Sequence[int] | int, stride: Sequence[int] | int, storage_offset: int | None = None) -> Tensor:
     """Schema: ``as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)``"""
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -594,7 +689,15 @@ def split(input: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
 @overload
 def split(input: Tensor, split_size: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
     """Schema: ``split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]``"""
+@overload
+def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
+    """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
+@overload
+def unsafe_split(input: Tensor, split_size: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+    """Schema: ``split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]``"""
 def split_with_sizes(input: Tensor, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+    """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
+def unsafe_split_with_sizes(input: Tensor, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
     """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
 def unbind(input: Tensor, dim: int = 0) -> list[Tensor]:
     """Schema: ``unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]``"""
@@ -618,6 +721,8 @@ def narrow(input: Tensor, dim: int, start: Tensor, length: int) -> Tensor:
     """Schema: ``narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)``"""
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
+def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
+    """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
 @overload
 def movedim(input: Tensor, source: int, destination: int) -> Tensor:
     """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
@@ -632,6 +737,47 @@ def moveaxis(input: Tensor, source: Sequence[int] | int, destination: Sequence[i
     """Schema: ``movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)``"""
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
+def expand_copy(input: Tensor, size: Sequence[int] | int, *, implicit: bool = False) -> Tensor:
+    """Schema: ``expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor``"""
+def permute_copy(input: Tensor, dims: Sequence[int] | int) -> Tensor:
+    """Schema: ``permute_copy(Tensor self, int[] dims) -> Tensor``"""
+def diagonal_copy(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """Schema: ``diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor``"""
+def select_copy(input: Tensor, dim: int, index: int) -> Tensor:
+    """Schema: ``select_copy.int(Tensor self, int dim, SymInt index) -> Tensor``"""
+def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """Schema: ``narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor``"""
+def alias_copy(input: Tensor) -> Tensor:
+    """Schema: ``alias_copy(Tensor self) -> Tensor``"""
+def t_copy(input: Tensor) -> Tensor:
+    """Schema: ``t_copy(Tensor self) -> Tensor``"""
+def transpose_copy(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Schema: ``transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor``"""
+def unsqueeze_copy(input: Tensor, dim: int) -> Tensor:
+    """Schema: ``unsqueeze_copy(Tensor self, int dim) -> Tensor``"""
+@overload
+def squeeze_copy(input: Tensor) -> Tensor:
+    """Schema: ``squeeze_copy(Tensor self) -> Tensor``"""
+@overload
+def squeeze_copy(input: Tensor, dim: int) -> Tensor:
+    """Schema: ``squeeze_copy.dim(Tensor self, int dim) -> Tensor``"""
+@overload
+def squeeze_copy(input: Tensor, dim: Sequence[int] | int) -> Tensor:
+    """Schema: ``squeeze_copy.dims(Tensor self, int[] dim) -> Tensor``"""
+@overload
+def view_copy(input: Tensor, size: Sequence[int] | int) -> Tensor:
+    """Schema: ``view_copy(Tensor self, SymInt[] size) -> Tensor``"""
+@overload
+def view_copy(input: Tensor, dtype: dtype) -> Tensor:
+    """Schema: ``view_copy.dtype(Tensor self, ScalarType dtype) -> Tensor``"""
+def slice_copy(input: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
+    """Schema: ``slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor``"""
+def unfold_copy(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Schema: ``unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor``"""
+def as_strided_copy(input: Tensor, size: Sequence[int] | int, stride: Sequence[int] | int, storage_offset: int | None = None) -> Tensor:
+    """Schema: ``as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor``"""
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """Schema: ``diagflat(Tensor self, int offset=0) -> Tensor``"""
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Schema: ``diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor``"""
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
@@ -750,6 +896,8 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
     """Schema: ``diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor``"""
 def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
     """Schema: ``scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor``"""
+def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    """Schema: ``index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor``"""
 def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """Schema: ``put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor``"""
 def einsum(equation: str, tensors: Sequence[Tensor], *, path: Sequence[int] | int | None = None) -> Tensor:
@@ -820,6 +968,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor
 @overload
 def sort(input: Tensor, *, stable: bool | None, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
     """Schema: ``sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+def msort(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``msort(Tensor self) -> Tensor``"""
 @overload
 def argsort(input: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
     """Schema: ``argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor``"""
@@ -1025,9 +1175,15 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     """Schema: ``matmul(Tensor self, Tensor other) -> Tensor``"""
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
+def ger(input: Tensor, vec2: Tensor) -> Tensor:
+    """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Schema: ``linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor``"""
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Schema: ``cat(Tensor[] tensors, int dim=0) -> Tensor``"""
+def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Schema: ``cat(Tensor[] tensors, int dim=0) -> Tensor``"""
+def concatenate(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Schema: ``cat(Tensor[] tensors, int dim=0) -> Tensor``"""
 def flip(input: Tensor, dims: Sequence[int] | int) -> Tensor:
     """Schema: ``flip(Tensor self, int[] dims) -> Tensor``"""
@@ -1051,6 +1207,12 @@ def fill_(input: Tensor, value: Tensor) -> Tensor:
 @overload
 def fill_(input: Tensor, value: int | float | bool) -> Tensor:
     """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
+@overload
+def fill(input: Tensor, value: Tensor) -> Tensor:
+    """Schema: ``fill.Tensor(Tensor self, Tensor value) -> Tensor``"""
+@overload
+def fill(input: Tensor, value: int | float | bool) -> Tensor:
+    """Schema: ``fill.Scalar(Tensor self, Scalar value) -> Tensor``"""
 def zero_(input: Tensor) -> Tensor:
     """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
 def _to_copy(input: Tensor, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None, non_blocking: bool = False, memory_format: Any | None = None) -> Tensor:
@@ -1065,6 +1227,8 @@ def index(input: Tensor, indices: Sequence[Tensor | None]) -> Tensor:
     """Schema: ``index.Tensor(Tensor self, Tensor?[] indices) -> Tensor``"""
 def index_put_(input: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
     """Schema: ``index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)``"""
+def argwhere(input: Tensor) -> Tensor:
+    """Schema: ``argwhere(Tensor self) -> Tensor``"""
 def nonzero(input: Tensor) -> Tensor:
     """Schema: ``nonzero(Tensor self) -> Tensor``"""
 @overload
@@ -1131,6 +1295,8 @@ def softshrink(input: Tensor, lambd: int | float | bool = 0.5, *, out: Tensor | 
     """Schema: ``softshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
 def dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Schema: ``dropout(Tensor input, float p, bool train) -> Tensor``"""
+def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Schema: ``bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor``"""
 def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
@@ -1267,6 +1433,16 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Schema: ``prelu(Tensor self, Tensor weight) -> Tensor``"""
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Schema: ``feature_dropout(Tensor input, float p, bool train) -> Tensor``"""
+def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
+def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``alpha_dropout(Tensor input, float p, bool train) -> Tensor``"""
+def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
+def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor``"""
+def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """Schema: ``feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)``"""
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, reduction: int = 1) -> Tensor:
     """Schema: ``margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor``"""
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 1) -> Tensor:
@@ -1283,6 +1459,16 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int | float | bool = 1, 
     """Schema: ``multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor``"""
 def multilabel_margin_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
     """Schema: ``multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor``"""
+@overload
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Sequence[int] | int, target_lengths: Sequence[int] | int, blank: int = 0, reduction: int = 1, zero_infinity: bool = False) -> Tensor:
+    """Schema: ``ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor``"""
+@overload
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor, blank: int = 0, reduction: int = 1, zero_infinity: bool = False) -> Tensor:
+    """Schema: ``ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor``"""
+def _ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Sequence[int] | int, target_lengths: Sequence[int] | int, blank: int = 0, zero_infinity: bool = False) -> tuple[Tensor, Tensor]:
+    """Schema: ``_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)``"""
+def _ctc_loss_backward(grad: Tensor, log_probs: Tensor, targets: Tensor, input_lengths: Sequence[int] | int, target_lengths: Sequence[int] | int, neg_log_likelihood: Tensor, log_alpha: Tensor, blank: int, zero_infinity: bool = False) -> Tensor:
+    """Schema: ``_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor``"""
 def native_layer_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tensor | None, bias: Tensor | None, eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """Schema: ``native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)``"""
 def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None, running_var: Tensor | None, training: bool, momentum: float, eps: float) -> tuple[Tensor, Tensor, Tensor]:
@@ -1297,10 +1483,52 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Ten
     """Schema: ``layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor``"""
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-05, cudnn_enabled: bool = True) -> Tensor:
     """Schema: ``group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor``"""
+def instance_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None, running_var: Tensor | None, use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool) -> Tensor:
+    """Schema: ``instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor``"""
 def rms_norm(input: Tensor, normalized_shape: Sequence[int] | int, weight: Tensor | None = None, eps: float | None = None) -> Tensor:
     """Schema: ``rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor``"""
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None, dropout_p: float = 0.0, is_causal: bool = False, *, scale: float | None = None, enable_gqa: bool = False) -> Tensor:
     """Schema: ``scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor``"""
+def _thnn_fused_lstm_cell(input_gates: Tensor, hidden_gates: Tensor, cx: Tensor, input_bias: Tensor | None = None, hidden_bias: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``_thnn_fused_lstm_cell(Tensor input_gates, Tensor hidden_gates, Tensor cx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor, Tensor)``"""
+def _thnn_fused_lstm_cell_backward_impl(grad_hy: Tensor | None, grad_cy: Tensor | None, cx: Tensor, cy: Tensor, workspace: Tensor, has_bias: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``_thnn_fused_lstm_cell_backward_impl(Tensor? grad_hy, Tensor? grad_cy, Tensor cx, Tensor cy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor)``"""
+def _thnn_fused_gru_cell(input_gates: Tensor, hidden_gates: Tensor, hx: Tensor, input_bias: Tensor | None = None, hidden_bias: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    """Schema: ``_thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor)``"""
+def _thnn_fused_gru_cell_backward(grad_hy: Tensor, workspace: Tensor, has_bias: bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """Schema: ``_thnn_fused_gru_cell_backward(Tensor grad_hy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor, Tensor, Tensor)``"""
+def lstm_cell(input: Tensor, hx: Sequence[Tensor], w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    """Schema: ``lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)``"""
+def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """Schema: ``gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor``"""
+def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """Schema: ``rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor``"""
+def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
+    """Schema: ``rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor``"""
+@overload
+def lstm(input: Tensor, hx: Sequence[Tensor], params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)``"""
+@overload
+def lstm(data: Tensor, batch_sizes: Tensor, hx: Sequence[Tensor], params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """Schema: ``lstm.data(Tensor data, Tensor batch_sizes, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor, Tensor)``"""
+@overload
+def gru(input: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """Schema: ``gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)``"""
+@overload
+def gru(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor]:
+    """Schema: ``gru.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)``"""
+@overload
+def rnn_tanh(input: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """Schema: ``rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)``"""
+@overload
+def rnn_tanh(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor]:
+    """Schema: ``rnn_tanh.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)``"""
+@overload
+def rnn_relu(input: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """Schema: ``rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)``"""
+@overload
+def rnn_relu(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor]:
+    """Schema: ``rnn_relu.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)``"""
 def inverse(input: Tensor) -> Tensor:
     """Schema: ``inverse(Tensor self) -> Tensor``"""
 def det(input: Tensor) -> Tensor:
@@ -1325,3 +1553,23 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
     """Schema: ``cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor``"""
 def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
     """Schema: ``cholesky_inverse(Tensor self, bool upper=False) -> Tensor``"""
+def _fft_r2c(input: Tensor, dim: Sequence[int] | int, normalization: int, onesided: bool) -> Tensor:
+    """Schema: ``_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor``"""
+def _fft_c2r(input: Tensor, dim: Sequence[int] | int, normalization: int, last_dim_size: int) -> Tensor:
+    """Schema: ``_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor``"""
+def _fft_c2c(input: Tensor, dim: Sequence[int] | int, normalization: int, forward: bool) -> Tensor:
+    """Schema: ``_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor``"""
+def hann_window(window_length: int, periodic: bool = True, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``hann_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``hamming_window(int window_length, bool periodic=True, float alpha=0.54, float beta=0.46, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def blackman_window(window_length: int, periodic: bool = True, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``blackman_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``bartlett_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
+    """Schema: ``kaiser_window(int window_length, bool periodic=True, float beta=12.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None, window: Tensor | None = None, center: bool = True, pad_mode: str = "reflect", normalized: bool = False, onesided: bool | None = None, return_complex: bool | None = None, align_to_window: bool | None = None) -> Tensor:
+    """Schema: ``stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode='reflect', bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor``"""
+def istft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None, window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None, length: int | None = None, return_complex: bool = False) -> Tensor:
+    """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""

@@ -262,6 +262,14 @@ _erfinv__overloads = (
     _Overload("erfinv_", (), "erfinv_", None),
 )
 
+_i0_overloads = (
+    _Overload("i0", (), "i0", 'i0_out'),
+)
+
+_i0__overloads = (
+    _Overload("i0_", (), "i0_", None),
+)
+
 _fmax_overloads = (
     _Overload("fmax", (('other', 'Tensor', _R, False), ), "fmax", 'fmax_out'),
 )
@@ -450,6 +458,18 @@ _polygamma_overloads = (
     _Overload("polygamma", (('n', 'int', _R, False), ), "polygamma", 'polygamma_out', self_at=1),
 )
 
+_polygamma__overloads = (
+    _Overload("polygamma_", (('n', 'int', _R, False), ), "polygamma_", None),
+)
+
+_mvlgamma_overloads = (
+    _Overload("mvlgamma", (('p', 'int', _R, False), ), "mvlgamma", None),
+)
+
+_mvlgamma__overloads = (
+    _Overload("mvlgamma_", (('p', 'int', _R, False), ), "mvlgamma_", None),
+)
+
 _signbit_overloads = (
     _Overload("signbit", (), "signbit", 'signbit_out'),
 )
@@ -575,6 +595,10 @@ _logical_not_overloads = (
     _Overload("logical_not", (), "logical_not", None),
 )
 
+_logical_not__overloads = (
+    _Overload("logical_not_", (), "logical_not_", None),
+)
+
 _bitwise_not_overloads = (
     _Overload("bitwise_not", (), "bitwise_not", 'bitwise_not_out'),
 )
@@ -589,6 +613,10 @@ _gelu_overloads = (
 
 _square_overloads = (
     _Overload("square", (), "square", None),
+)
+
+_square__overloads = (
+    _Overload("square_", (), "square_", None),
 )
 
 _add_overloads = (
@@ -801,6 +829,11 @@ _eq_overloads = (
     _Overload("eq", (('other', 'Scalar', _R, False), ), "eq_Scalar", None),
 )
 
+_eq__overloads = (
+    _Overload("eq_", (('other', 'Tensor', _R, False), ), "eq__Tensor", None),
+    _Overload("eq_", (('other', 'Scalar', _R, False), ), "eq__Scalar", None),
+)
+
 _ne_overloads = (
     _Overload("ne", (('other', 'Tensor', _R, False), ), "ne_Tensor", None),
     _Overload("ne", (('other', 'Scalar', _R, False), ), "ne_Scalar", None),
@@ -809,6 +842,16 @@ _ne_overloads = (
 _not_equal_overloads = (
     _Overload("not_equal", (('other', 'Tensor', _R, False), ), "ne_Tensor", None),
     _Overload("not_equal", (('other', 'Scalar', _R, False), ), "ne_Scalar", None),
+)
+
+_ne__overloads = (
+    _Overload("ne_", (('other', 'Tensor', _R, False), ), "ne__Tensor", None),
+    _Overload("ne_", (('other', 'Scalar', _R, False), ), "ne__Scalar", None),
+)
+
+_not_equal__overloads = (
+    _Overload("not_equal_", (('other', 'Tensor', _R, False), ), "ne__Tensor", None),
+    _Overload("not_equal_", (('other', 'Scalar', _R, False), ), "ne__Scalar", None),
 )
 
 _lt_overloads = (
@@ -821,6 +864,16 @@ _less_overloads = (
     _Overload("less", (('other', 'Scalar', _R, False), ), "lt_Scalar", None),
 )
 
+_lt__overloads = (
+    _Overload("lt_", (('other', 'Tensor', _R, False), ), "lt__Tensor", None),
+    _Overload("lt_", (('other', 'Scalar', _R, False), ), "lt__Scalar", None),
+)
+
+_less__overloads = (
+    _Overload("less_", (('other', 'Tensor', _R, False), ), "lt__Tensor", None),
+    _Overload("less_", (('other', 'Scalar', _R, False), ), "lt__Scalar", None),
+)
+
 _le_overloads = (
     _Overload("le", (('other', 'Tensor', _R, False), ), "le_Tensor", None),
     _Overload("le", (('other', 'Scalar', _R, False), ), "le_Scalar", None),
@@ -829,6 +882,16 @@ _le_overloads = (
 _less_equal_overloads = (
     _Overload("less_equal", (('other', 'Tensor', _R, False), ), "le_Tensor", None),
     _Overload("less_equal", (('other', 'Scalar', _R, False), ), "le_Scalar", None),
+)
+
+_le__overloads = (
+    _Overload("le_", (('other', 'Tensor', _R, False), ), "le__Tensor", None),
+    _Overload("le_", (('other', 'Scalar', _R, False), ), "le__Scalar", None),
+)
+
+_less_equal__overloads = (
+    _Overload("less_equal_", (('other', 'Tensor', _R, False), ), "le__Tensor", None),
+    _Overload("less_equal_", (('other', 'Scalar', _R, False), ), "le__Scalar", None),
 )
 
 _gt_overloads = (
@@ -841,6 +904,16 @@ _greater_overloads = (
     _Overload("greater", (('other', 'Scalar', _R, False), ), "gt_Scalar", None),
 )
 
+_gt__overloads = (
+    _Overload("gt_", (('other', 'Tensor', _R, False), ), "gt__Tensor", None),
+    _Overload("gt_", (('other', 'Scalar', _R, False), ), "gt__Scalar", None),
+)
+
+_greater__overloads = (
+    _Overload("greater_", (('other', 'Tensor', _R, False), ), "gt__Tensor", None),
+    _Overload("greater_", (('other', 'Scalar', _R, False), ), "gt__Scalar", None),
+)
+
 _ge_overloads = (
     _Overload("ge", (('other', 'Tensor', _R, False), ), "ge_Tensor", None),
     _Overload("ge", (('other', 'Scalar', _R, False), ), "ge_Scalar", None),
@@ -851,16 +924,90 @@ _greater_equal_overloads = (
     _Overload("greater_equal", (('other', 'Scalar', _R, False), ), "ge_Scalar", None),
 )
 
+_ge__overloads = (
+    _Overload("ge_", (('other', 'Tensor', _R, False), ), "ge__Tensor", None),
+    _Overload("ge_", (('other', 'Scalar', _R, False), ), "ge__Scalar", None),
+)
+
+_greater_equal__overloads = (
+    _Overload("greater_equal_", (('other', 'Tensor', _R, False), ), "ge__Tensor", None),
+    _Overload("greater_equal_", (('other', 'Scalar', _R, False), ), "ge__Scalar", None),
+)
+
+_ldexp_overloads = (
+    _Overload("ldexp", (('other', 'Tensor', _R, False), ), "ldexp_Tensor", 'ldexp_out'),
+)
+
+_ldexp__overloads = (
+    _Overload("ldexp_", (('other', 'Tensor', _R, False), ), "ldexp_", None),
+)
+
+_dist_overloads = (
+    _Overload("dist", (('other', 'Tensor', _R, False), ('p', 'Scalar', 2, False), ), "dist", None),
+)
+
+_sum_to_size_overloads = (
+    _Overload("sum_to_size", (('size', 'SymInt[]', _R, False), ), "sum_to_size", None),
+)
+
+_renorm_overloads = (
+    _Overload("renorm", (('p', 'Scalar', _R, False), ('dim', 'int', _R, False), ('maxnorm', 'Scalar', _R, False), ), "renorm", 'renorm_out'),
+)
+
+_renorm__overloads = (
+    _Overload("renorm_", (('p', 'Scalar', _R, False), ('dim', 'int', _R, False), ('maxnorm', 'Scalar', _R, False), ), "renorm_", None),
+)
+
+_cov_overloads = (
+    _Overload("cov", (('correction', 'int', 1, True), ('fweights', 'Tensor?', None, True), ('aweights', 'Tensor?', None, True), ), "cov", None),
+)
+
+_corrcoef_overloads = (
+    _Overload("corrcoef", (), "corrcoef", None),
+)
+
+_frexp_overloads = (
+    _Overload("frexp", (), "frexp_Tensor", None),
+)
+
+_gcd_overloads = (
+    _Overload("gcd", (('other', 'Tensor', _R, False), ), "gcd", 'gcd_out'),
+)
+
+_gcd__overloads = (
+    _Overload("gcd_", (('other', 'Tensor', _R, False), ), "gcd_", None),
+)
+
+_lcm_overloads = (
+    _Overload("lcm", (('other', 'Tensor', _R, False), ), "lcm", 'lcm_out'),
+)
+
+_lcm__overloads = (
+    _Overload("lcm_", (('other', 'Tensor', _R, False), ), "lcm_", None),
+)
+
 _logical_and_overloads = (
     _Overload("logical_and", (('other', 'Tensor', _R, False), ), "logical_and", None),
+)
+
+_logical_and__overloads = (
+    _Overload("logical_and_", (('other', 'Tensor', _R, False), ), "logical_and_", None),
 )
 
 _logical_or_overloads = (
     _Overload("logical_or", (('other', 'Tensor', _R, False), ), "logical_or", None),
 )
 
+_logical_or__overloads = (
+    _Overload("logical_or_", (('other', 'Tensor', _R, False), ), "logical_or_", None),
+)
+
 _logical_xor_overloads = (
     _Overload("logical_xor", (('other', 'Tensor', _R, False), ), "logical_xor", None),
+)
+
+_logical_xor__overloads = (
+    _Overload("logical_xor_", (('other', 'Tensor', _R, False), ), "logical_xor_", None),
 )
 
 _where_overloads = (
@@ -886,6 +1033,46 @@ _clamp__overloads = (
 _clip__overloads = (
     _Overload("clip_", (('min', 'Tensor?', None, False), ('max', 'Tensor?', None, False), ), "clamp__Tensor", None),
     _Overload("clip_", (('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp_", None),
+)
+
+__conj_physical_overloads = (
+    _Overload("_conj_physical", (), "_conj_physical", None),
+)
+
+_conj_physical_overloads = (
+    _Overload("conj_physical", (), "conj_physical", 'conj_physical_out'),
+)
+
+_conj_physical__overloads = (
+    _Overload("conj_physical_", (), "conj_physical_", None),
+)
+
+_conj_overloads = (
+    _Overload("conj", (), "conj", None),
+)
+
+_resolve_conj_overloads = (
+    _Overload("resolve_conj", (), "resolve_conj", None),
+)
+
+_resolve_neg_overloads = (
+    _Overload("resolve_neg", (), "resolve_neg", None),
+)
+
+_is_conj_overloads = (
+    _Overload("is_conj", (), "is_conj", None),
+)
+
+_angle_overloads = (
+    _Overload("angle", (), "angle", 'angle_out'),
+)
+
+_isreal_overloads = (
+    _Overload("isreal", (), "isreal", None),
+)
+
+_adjoint_overloads = (
+    _Overload("adjoint", (), "adjoint", None),
 )
 
 _view_overloads = (
@@ -944,8 +1131,17 @@ _split_overloads = (
     _Overload("split", (('split_size', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_sizes", None),
 )
 
+_unsafe_split_overloads = (
+    _Overload("unsafe_split", (('split_size', 'SymInt', _R, False), ('dim', 'int', 0, False), ), "split_Tensor", None),
+    _Overload("unsafe_split", (('split_size', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_sizes", None),
+)
+
 _split_with_sizes_overloads = (
     _Overload("split_with_sizes", (('split_sizes', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_with_sizes", None),
+)
+
+_unsafe_split_with_sizes_overloads = (
+    _Overload("unsafe_split_with_sizes", (('split_sizes', 'SymInt[]', _R, False), ('dim', 'int', 0, False), ), "split_with_sizes", None),
 )
 
 _unbind_overloads = (
@@ -987,6 +1183,10 @@ _narrow_overloads = (
 
 _chunk_overloads = (
     _Overload("chunk", (('chunks', 'int', _R, False), ('dim', 'int', 0, False), ), "chunk", None),
+)
+
+_unsafe_chunk_overloads = (
+    _Overload("unsafe_chunk", (('chunks', 'int', _R, False), ('dim', 'int', 0, False), ), "chunk", None),
 )
 
 _movedim_overloads = (
@@ -1035,6 +1235,10 @@ _unfold_overloads = (
 
 _diagonal_overloads = (
     _Overload("diagonal", (('offset', 'int', 0, False), ('dim1', 'int', 0, False), ('dim2', 'int', 1, False), ), "diagonal", None),
+)
+
+_diagflat_overloads = (
+    _Overload("diagflat", (('offset', 'int', 0, False), ), "diagflat", None),
 )
 
 _diag_embed_overloads = (
@@ -1153,6 +1357,14 @@ _scatter_reduce__overloads = (
     _Overload("scatter_reduce_", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('src', 'Tensor', _R, False), ('reduce', 'str', _R, False), ('include_self', 'bool', True, True), ), "scatter_reduce__two", None),
 )
 
+_index_reduce_overloads = (
+    _Overload("index_reduce", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('reduce', 'str', _R, False), ('include_self', 'bool', True, True), ), "index_reduce", None),
+)
+
+_index_reduce__overloads = (
+    _Overload("index_reduce_", (('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('reduce', 'str', _R, False), ('include_self', 'bool', True, True), ), "index_reduce_", None),
+)
+
 _put__overloads = (
     _Overload("put_", (('index', 'Tensor', _R, False), ('source', 'Tensor', _R, False), ('accumulate', 'bool', False, False), ), "put_", None),
 )
@@ -1239,6 +1451,10 @@ _min_overloads = (
 _sort_overloads = (
     _Overload("sort", (('dim', 'int', -1, False), ('descending', 'bool', False, False), ), "sort", None),
     _Overload("sort", (('stable', 'bool?', _R, True), ('dim', 'int', -1, True), ('descending', 'bool', False, True), ), "sort_stable", None),
+)
+
+_msort_overloads = (
+    _Overload("msort", (), "msort", 'msort_out'),
 )
 
 _argsort_overloads = (
@@ -1422,8 +1638,16 @@ _matmul_overloads = (
     _Overload("matmul", (('other', 'Tensor', _R, False), ), "matmul", None),
 )
 
+_addmm__overloads = (
+    _Overload("addmm_", (('mat1', 'Tensor', _R, False), ('mat2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "addmm_", None),
+)
+
 _outer_overloads = (
     _Overload("outer", (('vec2', 'Tensor', _R, False), ), "outer", None),
+)
+
+_ger_overloads = (
+    _Overload("ger", (('vec2', 'Tensor', _R, False), ), "outer", None),
 )
 
 _flip_overloads = (
@@ -1467,6 +1691,10 @@ _fill__overloads = (
     _Overload("fill_", (('value', 'Scalar', _R, False), ), "fill__Scalar", None),
 )
 
+_fill_diagonal__overloads = (
+    _Overload("fill_diagonal_", (('fill_value', 'Scalar', _R, False), ('wrap', 'bool', False, False), ), "fill_diagonal_", None),
+)
+
 _zero__overloads = (
     _Overload("zero_", (), "zero_", None),
 )
@@ -1499,6 +1727,10 @@ _masked_select_overloads = (
 
 _index_put__overloads = (
     _Overload("index_put_", (('indices', 'Tensor?[]', _R, False), ('values', 'Tensor', _R, False), ('accumulate', 'bool', False, False), ), "index_put_", None),
+)
+
+_argwhere_overloads = (
+    _Overload("argwhere", (), "argwhere", None),
 )
 
 _nonzero_overloads = (
@@ -1585,6 +1817,14 @@ _cholesky_solve_overloads = (
 
 _cholesky_inverse_overloads = (
     _Overload("cholesky_inverse", (('upper', 'bool', False, False), ), "cholesky_inverse", None),
+)
+
+_stft_overloads = (
+    _Overload("stft", (('n_fft', 'int', _R, False), ('hop_length', 'int?', None, False), ('win_length', 'int?', None, False), ('window', 'Tensor?', None, False), ('center', 'bool', True, False), ('pad_mode', 'str', "reflect", False), ('normalized', 'bool', False, False), ('onesided', 'bool?', None, False), ('return_complex', 'bool?', None, False), ('align_to_window', 'bool?', None, False), ), "stft_center", None),
+)
+
+_istft_overloads = (
+    _Overload("istft", (('n_fft', 'int', _R, False), ('hop_length', 'int?', None, False), ('win_length', 'int?', None, False), ('window', 'Tensor?', None, False), ('center', 'bool', True, False), ('normalized', 'bool', False, False), ('onesided', 'bool?', None, False), ('length', 'int?', None, False), ('return_complex', 'bool', False, False), ), "istft", None),
 )
 
 
@@ -1849,6 +2089,14 @@ class TensorMethods:
         """Schema: ``erfinv_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("erfinv_", _erfinv__overloads, args, kwargs, self)
 
+    def i0(self, *args, **kwargs):
+        """Schema: ``i0(Tensor self) -> Tensor``"""
+        return _resolve("i0", _i0_overloads, args, kwargs, self)
+
+    def i0_(self, *args, **kwargs):
+        """Schema: ``i0_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("i0_", _i0__overloads, args, kwargs, self)
+
     def fmax(self, *args, **kwargs):
         """Schema: ``fmax(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("fmax", _fmax_overloads, args, kwargs, self)
@@ -2057,6 +2305,18 @@ class TensorMethods:
         """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
         return _resolve("polygamma", _polygamma_overloads, args, kwargs, self)
 
+    def polygamma_(self, *args, **kwargs):
+        """Schema: ``polygamma_(Tensor(a!) self, int n) -> Tensor(a!)``"""
+        return _resolve("polygamma_", _polygamma__overloads, args, kwargs, self)
+
+    def mvlgamma(self, *args, **kwargs):
+        """Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
+        return _resolve("mvlgamma", _mvlgamma_overloads, args, kwargs, self)
+
+    def mvlgamma_(self, *args, **kwargs):
+        """Schema: ``mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)``"""
+        return _resolve("mvlgamma_", _mvlgamma__overloads, args, kwargs, self)
+
     def signbit(self, *args, **kwargs):
         """Schema: ``signbit(Tensor self) -> Tensor``"""
         return _resolve("signbit", _signbit_overloads, args, kwargs, self)
@@ -2181,6 +2441,10 @@ class TensorMethods:
         """Schema: ``logical_not(Tensor self) -> Tensor``"""
         return _resolve("logical_not", _logical_not_overloads, args, kwargs, self)
 
+    def logical_not_(self, *args, **kwargs):
+        """Schema: ``logical_not_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("logical_not_", _logical_not__overloads, args, kwargs, self)
+
     def bitwise_not(self, *args, **kwargs):
         """Schema: ``bitwise_not(Tensor self) -> Tensor``"""
         return _resolve("bitwise_not", _bitwise_not_overloads, args, kwargs, self)
@@ -2196,6 +2460,10 @@ class TensorMethods:
     def square(self, *args, **kwargs):
         """Schema: ``square(Tensor self) -> Tensor``"""
         return _resolve("square", _square_overloads, args, kwargs, self)
+
+    def square_(self, *args, **kwargs):
+        """Schema: ``square_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("square_", _square__overloads, args, kwargs, self)
 
     def add(self, *args, **kwargs):
         """Schema: ``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
@@ -2393,6 +2661,10 @@ class TensorMethods:
         """Schema: ``eq.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("eq", _eq_overloads, args, kwargs, self)
 
+    def eq_(self, *args, **kwargs):
+        """Schema: ``eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("eq_", _eq__overloads, args, kwargs, self)
+
     def ne(self, *args, **kwargs):
         """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("ne", _ne_overloads, args, kwargs, self)
@@ -2402,6 +2674,16 @@ class TensorMethods:
 
     Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("not_equal", _not_equal_overloads, args, kwargs, self)
+
+    def ne_(self, *args, **kwargs):
+        """Schema: ``ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("ne_", _ne__overloads, args, kwargs, self)
+
+    def not_equal_(self, *args, **kwargs):
+        """Alias of ``ne_``.
+
+    Schema: ``ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("not_equal_", _not_equal__overloads, args, kwargs, self)
 
     def lt(self, *args, **kwargs):
         """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -2413,6 +2695,16 @@ class TensorMethods:
     Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("less", _less_overloads, args, kwargs, self)
 
+    def lt_(self, *args, **kwargs):
+        """Schema: ``lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("lt_", _lt__overloads, args, kwargs, self)
+
+    def less_(self, *args, **kwargs):
+        """Alias of ``lt_``.
+
+    Schema: ``lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("less_", _less__overloads, args, kwargs, self)
+
     def le(self, *args, **kwargs):
         """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("le", _le_overloads, args, kwargs, self)
@@ -2422,6 +2714,16 @@ class TensorMethods:
 
     Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("less_equal", _less_equal_overloads, args, kwargs, self)
+
+    def le_(self, *args, **kwargs):
+        """Schema: ``le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("le_", _le__overloads, args, kwargs, self)
+
+    def less_equal_(self, *args, **kwargs):
+        """Alias of ``le_``.
+
+    Schema: ``le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("less_equal_", _less_equal__overloads, args, kwargs, self)
 
     def gt(self, *args, **kwargs):
         """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -2433,6 +2735,16 @@ class TensorMethods:
     Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("greater", _greater_overloads, args, kwargs, self)
 
+    def gt_(self, *args, **kwargs):
+        """Schema: ``gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("gt_", _gt__overloads, args, kwargs, self)
+
+    def greater_(self, *args, **kwargs):
+        """Alias of ``gt_``.
+
+    Schema: ``gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("greater_", _greater__overloads, args, kwargs, self)
+
     def ge(self, *args, **kwargs):
         """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("ge", _ge_overloads, args, kwargs, self)
@@ -2443,17 +2755,91 @@ class TensorMethods:
     Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("greater_equal", _greater_equal_overloads, args, kwargs, self)
 
+    def ge_(self, *args, **kwargs):
+        """Schema: ``ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("ge_", _ge__overloads, args, kwargs, self)
+
+    def greater_equal_(self, *args, **kwargs):
+        """Alias of ``ge_``.
+
+    Schema: ``ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("greater_equal_", _greater_equal__overloads, args, kwargs, self)
+
+    def ldexp(self, *args, **kwargs):
+        """Schema: ``ldexp.Tensor(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("ldexp", _ldexp_overloads, args, kwargs, self)
+
+    def ldexp_(self, *args, **kwargs):
+        """Schema: ``ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("ldexp_", _ldexp__overloads, args, kwargs, self)
+
+    def dist(self, *args, **kwargs):
+        """Schema: ``dist(Tensor self, Tensor other, Scalar p=2) -> Tensor``"""
+        return _resolve("dist", _dist_overloads, args, kwargs, self)
+
+    def sum_to_size(self, *args, **kwargs):
+        """Schema: ``sum_to_size(Tensor self, SymInt[] size) -> Tensor``"""
+        return _resolve("sum_to_size", _sum_to_size_overloads, args, kwargs, self)
+
+    def renorm(self, *args, **kwargs):
+        """Schema: ``renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor``"""
+        return _resolve("renorm", _renorm_overloads, args, kwargs, self)
+
+    def renorm_(self, *args, **kwargs):
+        """Schema: ``renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)``"""
+        return _resolve("renorm_", _renorm__overloads, args, kwargs, self)
+
+    def cov(self, *args, **kwargs):
+        """Schema: ``cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor``"""
+        return _resolve("cov", _cov_overloads, args, kwargs, self)
+
+    def corrcoef(self, *args, **kwargs):
+        """Schema: ``corrcoef(Tensor self) -> Tensor``"""
+        return _resolve("corrcoef", _corrcoef_overloads, args, kwargs, self)
+
+    def frexp(self, *args, **kwargs):
+        """Schema: ``frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)``"""
+        return _resolve("frexp", _frexp_overloads, args, kwargs, self)
+
+    def gcd(self, *args, **kwargs):
+        """Schema: ``gcd(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("gcd", _gcd_overloads, args, kwargs, self)
+
+    def gcd_(self, *args, **kwargs):
+        """Schema: ``gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("gcd_", _gcd__overloads, args, kwargs, self)
+
+    def lcm(self, *args, **kwargs):
+        """Schema: ``lcm(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("lcm", _lcm_overloads, args, kwargs, self)
+
+    def lcm_(self, *args, **kwargs):
+        """Schema: ``lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("lcm_", _lcm__overloads, args, kwargs, self)
+
     def logical_and(self, *args, **kwargs):
         """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("logical_and", _logical_and_overloads, args, kwargs, self)
+
+    def logical_and_(self, *args, **kwargs):
+        """Schema: ``logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("logical_and_", _logical_and__overloads, args, kwargs, self)
 
     def logical_or(self, *args, **kwargs):
         """Schema: ``logical_or(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("logical_or", _logical_or_overloads, args, kwargs, self)
 
+    def logical_or_(self, *args, **kwargs):
+        """Schema: ``logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("logical_or_", _logical_or__overloads, args, kwargs, self)
+
     def logical_xor(self, *args, **kwargs):
         """Schema: ``logical_xor(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("logical_xor", _logical_xor_overloads, args, kwargs, self)
+
+    def logical_xor_(self, *args, **kwargs):
+        """Schema: ``logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("logical_xor_", _logical_xor__overloads, args, kwargs, self)
 
     def where(self, *args, **kwargs):
         """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
@@ -2478,6 +2864,46 @@ class TensorMethods:
 
     Schema: ``clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)``"""
         return _resolve("clip_", _clip__overloads, args, kwargs, self)
+
+    def _conj_physical(self, *args, **kwargs):
+        """Schema: ``_conj_physical(Tensor self) -> Tensor``"""
+        return _resolve("_conj_physical", __conj_physical_overloads, args, kwargs, self)
+
+    def conj_physical(self, *args, **kwargs):
+        """Schema: ``conj_physical(Tensor self) -> Tensor``"""
+        return _resolve("conj_physical", _conj_physical_overloads, args, kwargs, self)
+
+    def conj_physical_(self, *args, **kwargs):
+        """Schema: ``conj_physical_(Tensor(a!) self) -> Tensor(a!)``"""
+        return _resolve("conj_physical_", _conj_physical__overloads, args, kwargs, self)
+
+    def conj(self, *args, **kwargs):
+        """Schema: ``conj(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("conj", _conj_overloads, args, kwargs, self)
+
+    def resolve_conj(self, *args, **kwargs):
+        """Schema: ``resolve_conj(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("resolve_conj", _resolve_conj_overloads, args, kwargs, self)
+
+    def resolve_neg(self, *args, **kwargs):
+        """Schema: ``resolve_neg(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("resolve_neg", _resolve_neg_overloads, args, kwargs, self)
+
+    def is_conj(self, *args, **kwargs):
+        """Schema: ``is_conj(Tensor self) -> bool``"""
+        return _resolve("is_conj", _is_conj_overloads, args, kwargs, self)
+
+    def angle(self, *args, **kwargs):
+        """Schema: ``angle(Tensor self) -> Tensor``"""
+        return _resolve("angle", _angle_overloads, args, kwargs, self)
+
+    def isreal(self, *args, **kwargs):
+        """Schema: ``isreal(Tensor self) -> Tensor``"""
+        return _resolve("isreal", _isreal_overloads, args, kwargs, self)
+
+    def adjoint(self, *args, **kwargs):
+        """Schema: ``adjoint(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("adjoint", _adjoint_overloads, args, kwargs, self)
 
     def view(self, *args, **kwargs):
         """Schema: ``view(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
@@ -2535,9 +2961,21 @@ class TensorMethods:
         """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
         return _resolve("split", _split_overloads, args, kwargs, self)
 
+    def unsafe_split(self, *args, **kwargs):
+        """Alias of ``split``.
+
+    Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
+        return _resolve("unsafe_split", _unsafe_split_overloads, args, kwargs, self)
+
     def split_with_sizes(self, *args, **kwargs):
         """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
         return _resolve("split_with_sizes", _split_with_sizes_overloads, args, kwargs, self)
+
+    def unsafe_split_with_sizes(self, *args, **kwargs):
+        """Alias of ``split_with_sizes``.
+
+    Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
+        return _resolve("unsafe_split_with_sizes", _unsafe_split_with_sizes_overloads, args, kwargs, self)
 
     def unbind(self, *args, **kwargs):
         """Schema: ``unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]``"""
@@ -2578,6 +3016,12 @@ class TensorMethods:
     def chunk(self, *args, **kwargs):
         """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
         return _resolve("chunk", _chunk_overloads, args, kwargs, self)
+
+    def unsafe_chunk(self, *args, **kwargs):
+        """Alias of ``chunk``.
+
+    Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
+        return _resolve("unsafe_chunk", _unsafe_chunk_overloads, args, kwargs, self)
 
     def movedim(self, *args, **kwargs):
         """Schema: ``movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)``"""
@@ -2628,6 +3072,10 @@ class TensorMethods:
     def diagonal(self, *args, **kwargs):
         """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
         return _resolve("diagonal", _diagonal_overloads, args, kwargs, self)
+
+    def diagflat(self, *args, **kwargs):
+        """Schema: ``diagflat(Tensor self, int offset=0) -> Tensor``"""
+        return _resolve("diagflat", _diagflat_overloads, args, kwargs, self)
 
     def diag_embed(self, *args, **kwargs):
         """Schema: ``diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor``"""
@@ -2737,6 +3185,14 @@ class TensorMethods:
         """Schema: ``scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)``"""
         return _resolve("scatter_reduce_", _scatter_reduce__overloads, args, kwargs, self)
 
+    def index_reduce(self, *args, **kwargs):
+        """Schema: ``index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor``"""
+        return _resolve("index_reduce", _index_reduce_overloads, args, kwargs, self)
+
+    def index_reduce_(self, *args, **kwargs):
+        """Schema: ``index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)``"""
+        return _resolve("index_reduce_", _index_reduce__overloads, args, kwargs, self)
+
     def put_(self, *args, **kwargs):
         """Schema: ``put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)``"""
         return _resolve("put_", _put__overloads, args, kwargs, self)
@@ -2816,6 +3272,10 @@ class TensorMethods:
     def sort(self, *args, **kwargs):
         """Schema: ``sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
         return _resolve("sort", _sort_overloads, args, kwargs, self)
+
+    def msort(self, *args, **kwargs):
+        """Schema: ``msort(Tensor self) -> Tensor``"""
+        return _resolve("msort", _msort_overloads, args, kwargs, self)
 
     def argsort(self, *args, **kwargs):
         """Schema: ``argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor``"""
@@ -2981,9 +3441,19 @@ class TensorMethods:
         """Schema: ``matmul(Tensor self, Tensor other) -> Tensor``"""
         return _resolve("matmul", _matmul_overloads, args, kwargs, self)
 
+    def addmm_(self, *args, **kwargs):
+        """Schema: ``addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
+        return _resolve("addmm_", _addmm__overloads, args, kwargs, self)
+
     def outer(self, *args, **kwargs):
         """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
         return _resolve("outer", _outer_overloads, args, kwargs, self)
+
+    def ger(self, *args, **kwargs):
+        """Alias of ``outer``.
+
+    Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
+        return _resolve("ger", _ger_overloads, args, kwargs, self)
 
     def flip(self, *args, **kwargs):
         """Schema: ``flip(Tensor self, int[] dims) -> Tensor``"""
@@ -3025,6 +3495,10 @@ class TensorMethods:
         """Schema: ``fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)``"""
         return _resolve("fill_", _fill__overloads, args, kwargs, self)
 
+    def fill_diagonal_(self, *args, **kwargs):
+        """Schema: ``fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)``"""
+        return _resolve("fill_diagonal_", _fill_diagonal__overloads, args, kwargs, self)
+
     def zero_(self, *args, **kwargs):
         """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
         return _resolve("zero_", _zero__overloads, args, kwargs, self)
@@ -3056,6 +3530,10 @@ class TensorMethods:
     def index_put_(self, *args, **kwargs):
         """Schema: ``index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)``"""
         return _resolve("index_put_", _index_put__overloads, args, kwargs, self)
+
+    def argwhere(self, *args, **kwargs):
+        """Schema: ``argwhere(Tensor self) -> Tensor``"""
+        return _resolve("argwhere", _argwhere_overloads, args, kwargs, self)
 
     def nonzero(self, *args, **kwargs):
         """Schema: ``nonzero(Tensor self) -> Tensor``"""
@@ -3140,3 +3618,11 @@ class TensorMethods:
     def cholesky_inverse(self, *args, **kwargs):
         """Schema: ``cholesky_inverse(Tensor self, bool upper=False) -> Tensor``"""
         return _resolve("cholesky_inverse", _cholesky_inverse_overloads, args, kwargs, self)
+
+    def stft(self, *args, **kwargs):
+        """Schema: ``stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode='reflect', bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor``"""
+        return _resolve("stft", _stft_overloads, args, kwargs, self)
+
+    def istft(self, *args, **kwargs):
+        """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""
+        return _resolve("istft", _istft_overloads, args, kwargs, self)

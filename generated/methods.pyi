@@ -178,6 +178,10 @@ class TensorMethods:
         """Schema: ``erfinv(Tensor self) -> Tensor``"""
     def erfinv_(self) -> Tensor:
         """Schema: ``erfinv_(Tensor(a!) self) -> Tensor(a!)``"""
+    def i0(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``i0(Tensor self) -> Tensor``"""
+    def i0_(self) -> Tensor:
+        """Schema: ``i0_(Tensor(a!) self) -> Tensor(a!)``"""
     def fmax(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``fmax(Tensor self, Tensor other) -> Tensor``"""
     def fmin(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -272,6 +276,12 @@ class TensorMethods:
         """Schema: ``digamma_(Tensor(a!) self) -> Tensor(a!)``"""
     def polygamma(self, n: int, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
+    def polygamma_(self, n: int) -> Tensor:
+        """Schema: ``polygamma_(Tensor(a!) self, int n) -> Tensor(a!)``"""
+    def mvlgamma(self, p: int) -> Tensor:
+        """Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
+    def mvlgamma_(self, p: int) -> Tensor:
+        """Schema: ``mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)``"""
     def signbit(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``signbit(Tensor self) -> Tensor``"""
     def hypot(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -352,6 +362,8 @@ class TensorMethods:
         """Schema: ``isfinite(Tensor self) -> Tensor``"""
     def logical_not(self) -> Tensor:
         """Schema: ``logical_not(Tensor self) -> Tensor``"""
+    def logical_not_(self) -> Tensor:
+        """Schema: ``logical_not_(Tensor(a!) self) -> Tensor(a!)``"""
     def bitwise_not(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``bitwise_not(Tensor self) -> Tensor``"""
     def bitwise_not_(self) -> Tensor:
@@ -360,6 +372,8 @@ class TensorMethods:
         """Schema: ``gelu(Tensor self, *, str approximate='none') -> Tensor``"""
     def square(self) -> Tensor:
         """Schema: ``square(Tensor self) -> Tensor``"""
+    def square_(self) -> Tensor:
+        """Schema: ``square_(Tensor(a!) self) -> Tensor(a!)``"""
     @overload
     def add(self, other: Tensor, *, alpha: int | float | bool = 1, out: Tensor | None = None) -> Tensor:
         """Schema: ``add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor``"""
@@ -578,6 +592,12 @@ class TensorMethods:
     def eq(self, other: int | float | bool) -> Tensor:
         """Schema: ``eq.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def eq_(self, other: Tensor) -> Tensor:
+        """Schema: ``eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def eq_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
     def ne(self, other: Tensor) -> Tensor:
         """Schema: ``ne.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
@@ -589,6 +609,18 @@ class TensorMethods:
     @overload
     def not_equal(self, other: int | float | bool) -> Tensor:
         """Schema: ``ne.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def ne_(self, other: Tensor) -> Tensor:
+        """Schema: ``ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def ne_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def not_equal_(self, other: Tensor) -> Tensor:
+        """Schema: ``ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def not_equal_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
     def lt(self, other: Tensor) -> Tensor:
         """Schema: ``lt.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -602,6 +634,18 @@ class TensorMethods:
     def less(self, other: int | float | bool) -> Tensor:
         """Schema: ``lt.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def lt_(self, other: Tensor) -> Tensor:
+        """Schema: ``lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def lt_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def less_(self, other: Tensor) -> Tensor:
+        """Schema: ``lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def less_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
     def le(self, other: Tensor) -> Tensor:
         """Schema: ``le.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
@@ -613,6 +657,18 @@ class TensorMethods:
     @overload
     def less_equal(self, other: int | float | bool) -> Tensor:
         """Schema: ``le.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def le_(self, other: Tensor) -> Tensor:
+        """Schema: ``le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def le_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def less_equal_(self, other: Tensor) -> Tensor:
+        """Schema: ``le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def less_equal_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
     @overload
     def gt(self, other: Tensor) -> Tensor:
         """Schema: ``gt.Tensor(Tensor self, Tensor other) -> Tensor``"""
@@ -626,6 +682,18 @@ class TensorMethods:
     def greater(self, other: int | float | bool) -> Tensor:
         """Schema: ``gt.Scalar(Tensor self, Scalar other) -> Tensor``"""
     @overload
+    def gt_(self, other: Tensor) -> Tensor:
+        """Schema: ``gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def gt_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def greater_(self, other: Tensor) -> Tensor:
+        """Schema: ``gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def greater_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
     def ge(self, other: Tensor) -> Tensor:
         """Schema: ``ge.Tensor(Tensor self, Tensor other) -> Tensor``"""
     @overload
@@ -637,12 +705,56 @@ class TensorMethods:
     @overload
     def greater_equal(self, other: int | float | bool) -> Tensor:
         """Schema: ``ge.Scalar(Tensor self, Scalar other) -> Tensor``"""
+    @overload
+    def ge_(self, other: Tensor) -> Tensor:
+        """Schema: ``ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def ge_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    @overload
+    def greater_equal_(self, other: Tensor) -> Tensor:
+        """Schema: ``ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    @overload
+    def greater_equal_(self, other: int | float | bool) -> Tensor:
+        """Schema: ``ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)``"""
+    def ldexp(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``ldexp.Tensor(Tensor self, Tensor other) -> Tensor``"""
+    def ldexp_(self, other: Tensor) -> Tensor:
+        """Schema: ``ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def dist(self, other: Tensor, p: int | float | bool = 2) -> Tensor:
+        """Schema: ``dist(Tensor self, Tensor other, Scalar p=2) -> Tensor``"""
+    def sum_to_size(self, size: Sequence[int] | int) -> Tensor:
+        """Schema: ``sum_to_size(Tensor self, SymInt[] size) -> Tensor``"""
+    def renorm(self, p: int | float | bool, dim: int, maxnorm: int | float | bool, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor``"""
+    def renorm_(self, p: int | float | bool, dim: int, maxnorm: int | float | bool) -> Tensor:
+        """Schema: ``renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)``"""
+    def cov(self, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None) -> Tensor:
+        """Schema: ``cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor``"""
+    def corrcoef(self) -> Tensor:
+        """Schema: ``corrcoef(Tensor self) -> Tensor``"""
+    def frexp(self) -> tuple[Tensor, Tensor]:
+        """Schema: ``frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)``"""
+    def gcd(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``gcd(Tensor self, Tensor other) -> Tensor``"""
+    def gcd_(self, other: Tensor) -> Tensor:
+        """Schema: ``gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def lcm(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``lcm(Tensor self, Tensor other) -> Tensor``"""
+    def lcm_(self, other: Tensor) -> Tensor:
+        """Schema: ``lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     def logical_and(self, other: Tensor) -> Tensor:
         """Schema: ``logical_and(Tensor self, Tensor other) -> Tensor``"""
+    def logical_and_(self, other: Tensor) -> Tensor:
+        """Schema: ``logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     def logical_or(self, other: Tensor) -> Tensor:
         """Schema: ``logical_or(Tensor self, Tensor other) -> Tensor``"""
+    def logical_or_(self, other: Tensor) -> Tensor:
+        """Schema: ``logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     def logical_xor(self, other: Tensor) -> Tensor:
         """Schema: ``logical_xor(Tensor self, Tensor other) -> Tensor``"""
+    def logical_xor_(self, other: Tensor) -> Tensor:
+        """Schema: ``logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     @overload
     def where(self, condition: Tensor, other: Tensor) -> Tensor:
         """Schema: ``where.self(Tensor condition, Tensor self, Tensor other) -> Tensor``"""
@@ -673,6 +785,26 @@ class TensorMethods:
     @overload
     def clip_(self, min: int | float | bool | None = None, max: int | float | bool | None = None) -> Tensor:
         """Schema: ``clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)``"""
+    def _conj_physical(self) -> Tensor:
+        """Schema: ``_conj_physical(Tensor self) -> Tensor``"""
+    def conj_physical(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``conj_physical(Tensor self) -> Tensor``"""
+    def conj_physical_(self) -> Tensor:
+        """Schema: ``conj_physical_(Tensor(a!) self) -> Tensor(a!)``"""
+    def conj(self) -> Tensor:
+        """Schema: ``conj(Tensor(a) self) -> Tensor(a)``"""
+    def resolve_conj(self) -> Tensor:
+        """Schema: ``resolve_conj(Tensor(a) self) -> Tensor(a)``"""
+    def resolve_neg(self) -> Tensor:
+        """Schema: ``resolve_neg(Tensor(a) self) -> Tensor(a)``"""
+    def is_conj(self) -> Tensor:
+        """Schema: ``is_conj(Tensor self) -> bool``"""
+    def angle(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``angle(Tensor self) -> Tensor``"""
+    def isreal(self) -> Tensor:
+        """Schema: ``isreal(Tensor self) -> Tensor``"""
+    def adjoint(self) -> Tensor:
+        """Schema: ``adjoint(Tensor(a) self) -> Tensor(a)``"""
     @overload
     def view(self, size: Sequence[int] | int) -> Tensor:
         """Schema: ``view(Tensor(a) self, SymInt[] size) -> Tensor(a)``"""
@@ -714,7 +846,15 @@ class TensorMethods:
     @overload
     def split(self, split_size: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
         """Schema: ``split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]``"""
+    @overload
+    def unsafe_split(self, split_size: int, dim: int = 0) -> list[Tensor]:
+        """Schema: ``split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]``"""
+    @overload
+    def unsafe_split(self, split_size: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+        """Schema: ``split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]``"""
     def split_with_sizes(self, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
+        """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
+    def unsafe_split_with_sizes(self, split_sizes: Sequence[int] | int, dim: int = 0) -> list[Tensor]:
         """Schema: ``split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]``"""
     def unbind(self, dim: int = 0) -> list[Tensor]:
         """Schema: ``unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]``"""
@@ -739,6 +879,8 @@ class TensorMethods:
     def narrow(self, dim: int, start: Tensor, length: int) -> Tensor:
         """Schema: ``narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)``"""
     def chunk(self, chunks: int, dim: int = 0) -> list[Tensor]:
+        """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> list[Tensor]:
         """Schema: ``chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]``"""
     @overload
     def movedim(self, source: int, destination: int) -> Tensor:
@@ -777,6 +919,8 @@ class TensorMethods:
         """Schema: ``unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)``"""
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
         """Schema: ``diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)``"""
+    def diagflat(self, offset: int = 0) -> Tensor:
+        """Schema: ``diagflat(Tensor self, int offset=0) -> Tensor``"""
     def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
         """Schema: ``diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor``"""
     def diag(self, diagonal: int = 0) -> Tensor:
@@ -862,6 +1006,10 @@ class TensorMethods:
         """Schema: ``scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor``"""
     def scatter_reduce_(self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
         """Schema: ``scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)``"""
+    def index_reduce(self, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        """Schema: ``index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor``"""
+    def index_reduce_(self, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+        """Schema: ``index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)``"""
     def put_(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
         """Schema: ``put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)``"""
     def put(self, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
@@ -932,6 +1080,8 @@ class TensorMethods:
     @overload
     def sort(self, *, stable: bool | None, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
         """Schema: ``sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)``"""
+    def msort(self, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``msort(Tensor self) -> Tensor``"""
     @overload
     def argsort(self, dim: int = -1, descending: bool = False) -> Tensor:
         """Schema: ``argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor``"""
@@ -1077,7 +1227,11 @@ class TensorMethods:
         """Schema: ``mv(Tensor self, Tensor vec) -> Tensor``"""
     def matmul(self, other: Tensor) -> Tensor:
         """Schema: ``matmul(Tensor self, Tensor other) -> Tensor``"""
+    def addmm_(self, mat1: Tensor, mat2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+        """Schema: ``addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)``"""
     def outer(self, vec2: Tensor) -> Tensor:
+        """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
+    def ger(self, vec2: Tensor) -> Tensor:
         """Schema: ``outer(Tensor self, Tensor vec2) -> Tensor``"""
     def flip(self, dims: Sequence[int] | int) -> Tensor:
         """Schema: ``flip(Tensor self, int[] dims) -> Tensor``"""
@@ -1103,6 +1257,8 @@ class TensorMethods:
     @overload
     def fill_(self, value: int | float | bool) -> Tensor:
         """Schema: ``fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)``"""
+    def fill_diagonal_(self, fill_value: int | float | bool, wrap: bool = False) -> Tensor:
+        """Schema: ``fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)``"""
     def zero_(self) -> Tensor:
         """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
     def index_select(self, dim: int, index: Tensor) -> Tensor:
@@ -1127,6 +1283,8 @@ class TensorMethods:
         """Schema: ``masked_select(Tensor self, Tensor mask) -> Tensor``"""
     def index_put_(self, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
         """Schema: ``index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)``"""
+    def argwhere(self) -> Tensor:
+        """Schema: ``argwhere(Tensor self) -> Tensor``"""
     def nonzero(self) -> Tensor:
         """Schema: ``nonzero(Tensor self) -> Tensor``"""
     @overload
@@ -1177,3 +1335,7 @@ class TensorMethods:
         """Schema: ``cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor``"""
     def cholesky_inverse(self, upper: bool = False) -> Tensor:
         """Schema: ``cholesky_inverse(Tensor self, bool upper=False) -> Tensor``"""
+    def stft(self, n_fft: int, hop_length: int | None = None, win_length: int | None = None, window: Tensor | None = None, center: bool = True, pad_mode: str = "reflect", normalized: bool = False, onesided: bool | None = None, return_complex: bool | None = None, align_to_window: bool | None = None) -> Tensor:
+        """Schema: ``stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode='reflect', bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor``"""
+    def istft(self, n_fft: int, hop_length: int | None = None, win_length: int | None = None, window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None, length: int | None = None, return_complex: bool = False) -> Tensor:
+        """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""

@@ -43,6 +43,26 @@ from yaten.native.closeness import (
     equal as _native_equal,
     isclose as _native_isclose,
 )
+from yaten.native.complex import (
+    adjoint as _native_adjoint,
+    angle as _native_angle,
+    complex as _native_complex,
+    conj as _native_conj,
+    conj_physical as _native_conj_physical,
+    conj_physical_ as _native_conj_physical_,
+    conj_physical_kernel as _native_conj_physical_kernel,
+    imag as _native_imag,
+    is_conj as _native_is_conj,
+    isreal as _native_isreal,
+    polar as _native_polar,
+    real as _native_real,
+    resolve_conj as _native_resolve_conj,
+    resolve_neg as _native_resolve_neg,
+    view_as_complex as _native_view_as_complex,
+    view_as_complex_copy as _native_view_as_complex_copy,
+    view_as_real as _native_view_as_real,
+    view_as_real_copy as _native_view_as_real_copy,
+)
 from yaten.native.composite import (
     chunk as _native_chunk,
     clamp as _native_clamp,
@@ -64,8 +84,10 @@ from yaten.native.composite import (
     reshape as _native_reshape,
     reshape_as as _native_reshape_as,
     round_decimals as _native_round_decimals,
+    scalar_tensor as _native_scalar_tensor,
     split_sizes as _native_split_sizes,
     square as _native_square,
+    square_ as _native_square_,
     stack as _native_stack,
     unflatten as _native_unflatten,
     view_as as _native_view_as,
@@ -86,6 +108,14 @@ from yaten.native.copy import (
     copy_ as _native_copy_,
     to_copy as _native_to_copy,
 )
+from yaten.native.covariance import (
+    corrcoef as _native_corrcoef,
+    cov as _native_cov,
+)
+from yaten.native.ctc import (
+    ctc_loss as _native_ctc_loss,
+    ctc_loss_tensor_lengths as _native_ctc_loss_tensor_lengths,
+)
 from yaten.native.differences import (
     cumulative_trapezoid_dx as _native_cumulative_trapezoid_dx,
     cumulative_trapezoid_x as _native_cumulative_trapezoid_x,
@@ -95,20 +125,43 @@ from yaten.native.differences import (
 )
 from yaten.native.distance import (
     cosine_similarity as _native_cosine_similarity,
+    dist as _native_dist,
     pairwise_distance as _native_pairwise_distance,
+    pdist as _native_pdist,
 )
 from yaten.native.einsum import (
     einsum as _native_einsum,
     tensordot as _native_tensordot,
 )
 from yaten.native.elementwise import (
+    fill as _native_fill,
     float_power as _native_float_power,
     float_power_ as _native_float_power_,
+    ldexp as _native_ldexp,
+    ldexp_ as _native_ldexp_,
     logit as _native_logit,
     logit_ as _native_logit_,
+    mvlgamma as _native_mvlgamma,
+    mvlgamma_ as _native_mvlgamma_,
     nan_to_num as _native_nan_to_num,
     nan_to_num_ as _native_nan_to_num_,
+    polygamma_ as _native_polygamma_,
     positive as _native_positive,
+    rsub as _native_rsub,
+)
+from yaten.native.fft import (
+    fft_fft as _native_fft_fft,
+    fft_fftn as _native_fft_fftn,
+    fft_hfft as _native_fft_hfft,
+    fft_hfftn as _native_fft_hfftn,
+    fft_ifft as _native_fft_ifft,
+    fft_ifftn as _native_fft_ifftn,
+    fft_ihfft as _native_fft_ihfft,
+    fft_ihfftn as _native_fft_ihfftn,
+    fft_irfft as _native_fft_irfft,
+    fft_irfftn as _native_fft_irfftn,
+    fft_rfft as _native_fft_rfft,
+    fft_rfftn as _native_fft_rfftn,
 )
 from yaten.native.gated import (
     glu as _native_glu,
@@ -123,6 +176,7 @@ from yaten.native.im2col import (
     im2col as _native_im2col,
 )
 from yaten.native.indexing import (
+    argwhere as _native_argwhere,
     index_add as _native_index_add,
     index_add_ as _native_index_add_,
     index_put as _native_index_put,
@@ -211,16 +265,25 @@ from yaten.native.margin_loss import (
     triplet_margin_loss as _native_triplet_margin_loss,
 )
 from yaten.native.nn_misc import (
+    alpha_dropout as _native_alpha_dropout,
+    alpha_dropout_ as _native_alpha_dropout_,
     bilinear as _native_bilinear,
     dropout as _native_dropout,
+    dropout_ as _native_dropout_,
     embedding as _native_embedding,
+    feature_alpha_dropout as _native_feature_alpha_dropout,
+    feature_alpha_dropout_ as _native_feature_alpha_dropout_,
     feature_dropout as _native_feature_dropout,
+    feature_dropout_ as _native_feature_dropout_,
     one_hot as _native_one_hot,
 )
 from yaten.native.normalization import (
     batch_norm as _native_batch_norm,
     group_norm as _native_group_norm,
+    instance_norm as _native_instance_norm,
     layer_norm as _native_layer_norm,
+    renorm as _native_renorm,
+    renorm_ as _native_renorm_,
     rms_norm as _native_rms_norm,
 )
 from yaten.native.order_statistics import (
@@ -238,6 +301,7 @@ from yaten.native.padding import (
     pad as _native_pad,
 )
 from yaten.native.pixel_shuffle import (
+    channel_shuffle as _native_channel_shuffle,
     pixel_shuffle as _native_pixel_shuffle,
     pixel_unshuffle as _native_pixel_unshuffle,
 )
@@ -257,6 +321,7 @@ from yaten.native.pooling import (
 from yaten.native.products import (
     addbmm as _native_addbmm,
     addbmm_ as _native_addbmm_,
+    addmm_ as _native_addmm_,
     addmv as _native_addmv,
     addmv_ as _native_addmv_,
     addr as _native_addr,
@@ -269,11 +334,13 @@ from yaten.native.products import (
     inner as _native_inner,
     kron as _native_kron,
     trace as _native_trace,
+    vander as _native_vander,
     vdot as _native_vdot,
 )
 from yaten.native.rearranging import (
     diag as _native_diag,
     diag_embed as _native_diag_embed,
+    diagflat as _native_diagflat,
     diagonal as _native_diagonal,
     fliplr as _native_fliplr,
     flipud as _native_flipud,
@@ -307,18 +374,36 @@ from yaten.native.reductions import (
     std_mean as _native_std_mean,
     std_mean_correction as _native_std_mean_correction,
     std_mean_dim as _native_std_mean_dim,
+    sum_to_size as _native_sum_to_size,
     var as _native_var,
     var_dim as _native_var_dim,
     var_mean as _native_var_mean,
     var_mean_correction as _native_var_mean_correction,
     var_mean_dim as _native_var_mean_dim,
 )
+from yaten.native.rnn import (
+    gru_cell as _native_gru_cell,
+    gru_data as _native_gru_data,
+    gru_input as _native_gru_input,
+    lstm_cell as _native_lstm_cell,
+    lstm_data as _native_lstm_data,
+    lstm_input as _native_lstm_input,
+    rnn_relu_cell as _native_rnn_relu_cell,
+    rnn_relu_data as _native_rnn_relu_data,
+    rnn_relu_input as _native_rnn_relu_input,
+    rnn_tanh_cell as _native_rnn_tanh_cell,
+    rnn_tanh_data as _native_rnn_tanh_data,
+    rnn_tanh_input as _native_rnn_tanh_input,
+)
 from yaten.native.scattering import (
     diagonal_scatter as _native_diagonal_scatter,
+    fill_diagonal_ as _native_fill_diagonal_,
     index_copy as _native_index_copy,
     index_copy_ as _native_index_copy_,
     index_fill as _native_index_fill,
     index_fill_ as _native_index_fill_,
+    index_reduce as _native_index_reduce,
+    index_reduce_ as _native_index_reduce_,
     masked_scatter as _native_masked_scatter,
     masked_scatter_ as _native_masked_scatter_,
     put as _native_put,
@@ -331,12 +416,17 @@ from yaten.native.scattering import (
 from yaten.native.sorting import (
     argsort as _native_argsort,
     argsort_stable as _native_argsort_stable,
+    msort as _native_msort,
 )
 from yaten.native.spectral import (
     fft_fftfreq as _native_fft_fftfreq,
     fft_fftshift as _native_fft_fftshift,
     fft_ifftshift as _native_fft_ifftshift,
     fft_rfftfreq as _native_fft_rfftfreq,
+)
+from yaten.native.stft import (
+    istft as _native_istft,
+    stft as _native_stft,
 )
 from yaten.native.triangle import (
     tril_ as _native_tril_,
@@ -345,6 +435,7 @@ from yaten.native.triangle import (
     triu_indices as _native_triu_indices,
 )
 from yaten.native.unique import (
+    isin as _native_isin,
     unique_consecutive as _native_unique_consecutive,
     unique_dim as _native_unique_dim,
     unique_sorted as _native_unique_sorted,
@@ -360,6 +451,24 @@ from yaten.native.upsample import (
     upsample_nearest_exact2d as _native_upsample_nearest_exact2d,
     upsample_nearest_exact3d as _native_upsample_nearest_exact3d,
     upsample_trilinear3d as _native_upsample_trilinear3d,
+)
+from yaten.native.view_copies import (
+    alias_copy as _native_alias_copy,
+    as_strided_copy as _native_as_strided_copy,
+    diagonal_copy as _native_diagonal_copy,
+    expand_copy as _native_expand_copy,
+    narrow_copy as _native_narrow_copy,
+    permute_copy as _native_permute_copy,
+    select_copy as _native_select_copy,
+    slice_copy as _native_slice_copy,
+    squeeze_copy as _native_squeeze_copy,
+    squeeze_copy_dims as _native_squeeze_copy_dims,
+    t_copy as _native_t_copy,
+    transpose_copy as _native_transpose_copy,
+    unfold_copy as _native_unfold_copy,
+    unsqueeze_copy as _native_unsqueeze_copy,
+    view_copy as _native_view_copy,
+    view_copy_dtype as _native_view_copy_dtype,
 )
 from yaten.native.views import (
     as_strided as _native_as_strided,
@@ -384,9 +493,28 @@ from yaten.native.views import (
     view as _native_view,
     view_dtype as _native_view_dtype,
 )
+from yaten.native.windows import (
+    bartlett_window as _native_bartlett_window,
+    blackman_window as _native_blackman_window,
+    hamming_window as _native_hamming_window,
+    hann_window as _native_hann_window,
+    kaiser_window as _native_kaiser_window,
+)
 from yaten.kernels.cpu.conv import (
     convolution as _cpu_convolution,
     convolution_backward as _cpu_convolution_backward,
+)
+from yaten.kernels.cpu.ctc import (
+    ctc_loss_backward as _cpu_ctc_loss_backward,
+    ctc_loss_forward as _cpu_ctc_loss_forward,
+)
+from yaten.kernels.cpu.fft import (
+    fft_c2c as _cpu_fft_c2c,
+    fft_c2r as _cpu_fft_c2r,
+    fft_r2c as _cpu_fft_r2c,
+)
+from yaten.kernels.cpu.float_parts import (
+    frexp as _cpu_frexp,
 )
 from yaten.kernels.cpu.index import (
     gather as _cpu_gather,
@@ -462,6 +590,12 @@ from yaten.kernels.cpu.reduce import (
     sum_dim as _cpu_sum_dim,
     var as _cpu_var,
 )
+from yaten.kernels.cpu.rnn_cells import (
+    fused_gru_cell as _cpu_fused_gru_cell,
+    fused_gru_cell_backward as _cpu_fused_gru_cell_backward,
+    fused_lstm_cell as _cpu_fused_lstm_cell,
+    fused_lstm_cell_backward_impl as _cpu_fused_lstm_cell_backward_impl,
+)
 from yaten.kernels.cpu.scan import (
     cummax as _cpu_cummax,
     cummin as _cpu_cummin,
@@ -490,143 +624,148 @@ from yaten.kernels.cpu.sort import (
 )
 
 # Pointwise ops: scalar expressions from spec/native_functions.yaml, built per dtype on first use.
-_PW_neg = _PointwiseOp("neg", _pw_cpu.neg_kernel, (0,), (0,), "default", "all", None, None)
-_PW_abs = _PointwiseOp("abs", _pw_cpu.abs_kernel, (0,), (0,), "default", "no_bool", None, None)
-_PW_sign = _PointwiseOp("sign", _pw_cpu.sign_kernel, (0,), (0,), "default", "all", None, None)
-_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_expm1 = _PointwiseOp("expm1", _pw_cpu.expm1_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_log = _PointwiseOp("log", _pw_cpu.log_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_log2 = _PointwiseOp("log2", _pw_cpu.log2_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_log10 = _PointwiseOp("log10", _pw_cpu.log10_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_log1p = _PointwiseOp("log1p", _pw_cpu.log1p_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_sqrt = _PointwiseOp("sqrt", _pw_cpu.sqrt_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_rsqrt = _PointwiseOp("rsqrt", _pw_cpu.rsqrt_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_reciprocal = _PointwiseOp("reciprocal", _pw_cpu.reciprocal_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_sin = _PointwiseOp("sin", _pw_cpu.sin_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_cos = _PointwiseOp("cos", _pw_cpu.cos_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_tan = _PointwiseOp("tan", _pw_cpu.tan_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_atan = _PointwiseOp("atan", _pw_cpu.atan_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_tanh = _PointwiseOp("tanh", _pw_cpu.tanh_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_bitwise_and_Tensor = _PointwiseOp("bitwise_and_Tensor", _pw_cpu.bitwise_and_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
-_PW_bitwise_and_Scalar = _PointwiseOp("bitwise_and_Scalar", _pw_cpu.bitwise_and_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
-_PW_bitwise_or_Tensor = _PointwiseOp("bitwise_or_Tensor", _pw_cpu.bitwise_or_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
-_PW_bitwise_or_Scalar = _PointwiseOp("bitwise_or_Scalar", _pw_cpu.bitwise_or_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
-_PW_bitwise_xor_Tensor = _PointwiseOp("bitwise_xor_Tensor", _pw_cpu.bitwise_xor_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
-_PW_bitwise_xor_Scalar = _PointwiseOp("bitwise_xor_Scalar", _pw_cpu.bitwise_xor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
-_PW_bitwise_left_shift_Tensor = _PointwiseOp("bitwise_left_shift_Tensor", _pw_cpu.bitwise_left_shift_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
-_PW_bitwise_left_shift_Tensor_Scalar = _PointwiseOp("bitwise_left_shift_Tensor_Scalar", _pw_cpu.bitwise_left_shift_Tensor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
-_PW_bitwise_left_shift_Scalar_Tensor = _PointwiseOp("bitwise_left_shift_Scalar_Tensor", _pw_cpu.bitwise_left_shift_Scalar_Tensor_kernel, (1,), (0, 1), "default", "integral", None, None)
-_PW_bitwise_right_shift_Tensor = _PointwiseOp("bitwise_right_shift_Tensor", _pw_cpu.bitwise_right_shift_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None)
-_PW_bitwise_right_shift_Tensor_Scalar = _PointwiseOp("bitwise_right_shift_Tensor_Scalar", _pw_cpu.bitwise_right_shift_Tensor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None)
-_PW_bitwise_right_shift_Scalar_Tensor = _PointwiseOp("bitwise_right_shift_Scalar_Tensor", _pw_cpu.bitwise_right_shift_Scalar_Tensor_kernel, (1,), (0, 1), "default", "integral", None, None)
-_PW_heaviside = _PointwiseOp("heaviside", _pw_cpu.heaviside_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_erfinv = _PointwiseOp("erfinv", _pw_cpu.erfinv_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_fmax = _PointwiseOp("fmax", _pw_cpu.fmax_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_fmin = _PointwiseOp("fmin", _pw_cpu.fmin_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_isposinf = _PointwiseOp("isposinf", _pw_cpu.isposinf_kernel, (0,), (0,), "always_bool", "all", None, None)
-_PW_isneginf = _PointwiseOp("isneginf", _pw_cpu.isneginf_kernel, (0,), (0,), "always_bool", "all", None, None)
-_PW_asin = _PointwiseOp("asin", _pw_cpu.asin_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_acos = _PointwiseOp("acos", _pw_cpu.acos_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_sinh = _PointwiseOp("sinh", _pw_cpu.sinh_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_cosh = _PointwiseOp("cosh", _pw_cpu.cosh_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_asinh = _PointwiseOp("asinh", _pw_cpu.asinh_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_acosh = _PointwiseOp("acosh", _pw_cpu.acosh_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_atanh = _PointwiseOp("atanh", _pw_cpu.atanh_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_erfc = _PointwiseOp("erfc", _pw_cpu.erfc_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_lgamma = _PointwiseOp("lgamma", _pw_cpu.lgamma_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_exp2 = _PointwiseOp("exp2", _pw_cpu.exp2_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_sinc = _PointwiseOp("sinc", _pw_cpu.sinc_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_deg2rad = _PointwiseOp("deg2rad", _pw_cpu.deg2rad_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_rad2deg = _PointwiseOp("rad2deg", _pw_cpu.rad2deg_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_frac = _PointwiseOp("frac", _pw_cpu.frac_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_sgn = _PointwiseOp("sgn", _pw_cpu.sgn_kernel, (0,), (0,), "default", "all", None, None)
-_PW_digamma = _PointwiseOp("digamma", _pw_cpu.digamma_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_polygamma = _PointwiseOp("polygamma", _pw_cpu.polygamma_kernel, (1,), (1,), "int_to_float", "all", None, None)
-_PW_signbit = _PointwiseOp("signbit", _pw_cpu.signbit_kernel, (0,), (0,), "always_bool", "all", None, None)
-_PW_hypot = _PointwiseOp("hypot", _pw_cpu.hypot_kernel, (0, 1), (0, 1), "default", "floating", None, None)
-_PW_logaddexp = _PointwiseOp("logaddexp", _pw_cpu.logaddexp_kernel, (0, 1), (0, 1), "default", "floating", None, None)
-_PW_logaddexp2 = _PointwiseOp("logaddexp2", _pw_cpu.logaddexp2_kernel, (0, 1), (0, 1), "default", "floating", None, None)
-_PW_xlogy_Tensor = _PointwiseOp("xlogy_Tensor", _pw_cpu.xlogy_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
-_PW_xlogy_Scalar_Self = _PointwiseOp("xlogy_Scalar_Self", _pw_cpu.xlogy_Scalar_Self_kernel, (1,), (0, 1), "int_to_float", "all", None, None)
-_PW_xlogy_Scalar_Other = _PointwiseOp("xlogy_Scalar_Other", _pw_cpu.xlogy_Scalar_Other_kernel, (0,), (0, 1), "int_to_float", "all", None, None)
-_PW_copysign_Tensor = _PointwiseOp("copysign_Tensor", _pw_cpu.copysign_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
-_PW_copysign_Scalar = _PointwiseOp("copysign_Scalar", _pw_cpu.copysign_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None, None)
-_PW_sigmoid = _PointwiseOp("sigmoid", _pw_cpu.sigmoid_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_relu = _PointwiseOp("relu", _pw_cpu.relu_kernel, (0,), (0,), "default", "all", None, None)
-_PW_silu = _PointwiseOp("silu", _pw_cpu.silu_kernel, (0,), (0,), "int_to_float", "floating", None, None)
-_PW_erf = _PointwiseOp("erf", _pw_cpu.erf_kernel, (0,), (0,), "int_to_float", "all", None, None)
-_PW_floor = _PointwiseOp("floor", _pw_cpu.floor_kernel, (0,), (0,), "default", "no_bool", None, None)
-_PW_ceil = _PointwiseOp("ceil", _pw_cpu.ceil_kernel, (0,), (0,), "default", "no_bool", None, None)
-_PW_round = _PointwiseOp("round", _pw_cpu.round_kernel, (0,), (0,), "default", "no_bool", None, None)
-_PW_trunc = _PointwiseOp("trunc", _pw_cpu.trunc_kernel, (0,), (0,), "default", "no_bool", None, None)
-_PW_isnan = _PointwiseOp("isnan", _pw_cpu.isnan_kernel, (0,), (0,), "always_bool", "all", None, None)
-_PW_isinf = _PointwiseOp("isinf", _pw_cpu.isinf_kernel, (0,), (0,), "always_bool", "all", None, None)
-_PW_isfinite = _PointwiseOp("isfinite", _pw_cpu.isfinite_kernel, (0,), (0,), "always_bool", "all", None, None)
-_PW_logical_not = _PointwiseOp("logical_not", _pw_cpu.logical_not_kernel, (0,), (0,), "always_bool", "all", None, None)
-_PW_bitwise_not = _PointwiseOp("bitwise_not", _pw_cpu.bitwise_not_kernel, (0,), (0,), "default", "integral", None, None)
-_PW__gelu_erf = _PointwiseOp("_gelu_erf", _pw_cpu._gelu_erf_kernel, (0,), (0,), "int_to_float", "floating", None, None)
-_PW__gelu_tanh = _PointwiseOp("_gelu_tanh", _pw_cpu._gelu_tanh_kernel, (0,), (0,), "int_to_float", "floating", None, None)
-_PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, _pw_cpu.add_Tensor_kernel_unit_alpha)
-_PW_add_Scalar = _PointwiseOp("add_Scalar", _pw_cpu.add_Scalar_kernel, (0,), (0, 1), "default", "all", 2, _pw_cpu.add_Scalar_kernel_unit_alpha)
-_PW_sub_Tensor = _PointwiseOp("sub_Tensor", _pw_cpu.sub_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, _pw_cpu.sub_Tensor_kernel_unit_alpha)
-_PW_sub_Scalar = _PointwiseOp("sub_Scalar", _pw_cpu.sub_Scalar_kernel, (0,), (0, 1), "default", "all", 2, _pw_cpu.sub_Scalar_kernel_unit_alpha)
-_PW_mul_Tensor = _PointwiseOp("mul_Tensor", _pw_cpu.mul_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_div_Tensor = _PointwiseOp("div_Tensor", _pw_cpu.div_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
-_PW_div_Scalar = _PointwiseOp("div_Scalar", _pw_cpu.div_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None, None)
-_PW_remainder_Tensor = _PointwiseOp("remainder_Tensor", _pw_cpu.remainder_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
-_PW_remainder_Scalar = _PointwiseOp("remainder_Scalar", _pw_cpu.remainder_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_floor_divide = _PointwiseOp("floor_divide", _pw_cpu.floor_divide_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
-_PW_floor_divide_Scalar = _PointwiseOp("floor_divide_Scalar", _pw_cpu.floor_divide_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_fmod_Tensor = _PointwiseOp("fmod_Tensor", _pw_cpu.fmod_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
-_PW_fmod_Scalar = _PointwiseOp("fmod_Scalar", _pw_cpu.fmod_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_pow_Tensor_Tensor = _PointwiseOp("pow_Tensor_Tensor", _pw_cpu.pow_Tensor_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None)
-_PW_pow_Tensor_Scalar = _PointwiseOp("pow_Tensor_Scalar", _pw_cpu.pow_Tensor_Scalar_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_pow_Scalar = _PointwiseOp("pow_Scalar", _pw_cpu.pow_Scalar_kernel, (1,), (0, 1), "default", "all", None, None)
-_PW_maximum = _PointwiseOp("maximum", _pw_cpu.maximum_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_minimum = _PointwiseOp("minimum", _pw_cpu.minimum_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_atan2 = _PointwiseOp("atan2", _pw_cpu.atan2_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None)
-_PW_clamp_min = _PointwiseOp("clamp_min", _pw_cpu.clamp_min_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_clamp_min_Tensor = _PointwiseOp("clamp_min_Tensor", _pw_cpu.clamp_min_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_clamp_max = _PointwiseOp("clamp_max", _pw_cpu.clamp_max_kernel, (0,), (0, 1), "default", "all", None, None)
-_PW_clamp_max_Tensor = _PointwiseOp("clamp_max_Tensor", _pw_cpu.clamp_max_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None)
-_PW_lerp_Scalar = _PointwiseOp("lerp_Scalar", _pw_cpu.lerp_Scalar_kernel, (0, 1), (0, 1), "default", "floating", None, None)
-_PW_lerp_Tensor = _PointwiseOp("lerp_Tensor", _pw_cpu.lerp_Tensor_kernel, (0, 1, 2), (0, 1, 2), "default", "floating", None, None)
-_PW_addcmul = _PointwiseOp("addcmul", _pw_cpu.addcmul_kernel, (0, 1, 2), (0, 1, 2), "default", "all", None, None)
-_PW_addcdiv = _PointwiseOp("addcdiv", _pw_cpu.addcdiv_kernel, (0, 1, 2), (0, 1, 2), "default", "all", None, None)
-_PW_eq_Tensor = _PointwiseOp("eq_Tensor", _pw_cpu.eq_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_eq_Scalar = _PointwiseOp("eq_Scalar", _pw_cpu.eq_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
-_PW_ne_Tensor = _PointwiseOp("ne_Tensor", _pw_cpu.ne_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_ne_Scalar = _PointwiseOp("ne_Scalar", _pw_cpu.ne_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
-_PW_lt_Tensor = _PointwiseOp("lt_Tensor", _pw_cpu.lt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_lt_Scalar = _PointwiseOp("lt_Scalar", _pw_cpu.lt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
-_PW_le_Tensor = _PointwiseOp("le_Tensor", _pw_cpu.le_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_le_Scalar = _PointwiseOp("le_Scalar", _pw_cpu.le_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
-_PW_gt_Tensor = _PointwiseOp("gt_Tensor", _pw_cpu.gt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_gt_Scalar = _PointwiseOp("gt_Scalar", _pw_cpu.gt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
-_PW_ge_Tensor = _PointwiseOp("ge_Tensor", _pw_cpu.ge_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_ge_Scalar = _PointwiseOp("ge_Scalar", _pw_cpu.ge_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None)
-_PW_logical_and = _PointwiseOp("logical_and", _pw_cpu.logical_and_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_logical_or = _PointwiseOp("logical_or", _pw_cpu.logical_or_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_logical_xor = _PointwiseOp("logical_xor", _pw_cpu.logical_xor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None)
-_PW_where_self = _PointwiseOp("where_self", _pw_cpu.where_self_kernel, (0, 1, 2), (1, 2), "default", "all", None, None)
-_PW_where_ScalarOther = _PointwiseOp("where_ScalarOther", _pw_cpu.where_ScalarOther_kernel, (0, 1), (1, 2), "default", "all", None, None)
-_PW_where_ScalarSelf = _PointwiseOp("where_ScalarSelf", _pw_cpu.where_ScalarSelf_kernel, (0, 2), (1, 2), "default", "all", None, None)
-_PW_leaky_relu = _PointwiseOp("leaky_relu", _pw_cpu.leaky_relu_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_elu = _PointwiseOp("elu", _pw_cpu.elu_kernel, (0,), (0,), "default", "floating", 1, _pw_cpu.elu_kernel_unit_alpha)
-_PW_softplus = _PointwiseOp("softplus", _pw_cpu.softplus_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_hardtanh = _PointwiseOp("hardtanh", _pw_cpu.hardtanh_kernel, (0,), (0,), "default", "no_bool", None, None)
-_PW_log_sigmoid = _PointwiseOp("log_sigmoid", _pw_cpu.log_sigmoid_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_hardswish = _PointwiseOp("hardswish", _pw_cpu.hardswish_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_hardsigmoid = _PointwiseOp("hardsigmoid", _pw_cpu.hardsigmoid_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_mish = _PointwiseOp("mish", _pw_cpu.mish_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_celu = _PointwiseOp("celu", _pw_cpu.celu_kernel, (0,), (0,), "default", "floating", 1, None)
-_PW_selu = _PointwiseOp("selu", _pw_cpu.selu_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_threshold = _PointwiseOp("threshold", _pw_cpu.threshold_kernel, (0,), (0,), "default", "no_bool", None, None)
-_PW_hardshrink = _PointwiseOp("hardshrink", _pw_cpu.hardshrink_kernel, (0,), (0,), "default", "floating", None, None)
-_PW_softshrink = _PointwiseOp("softshrink", _pw_cpu.softshrink_kernel, (0,), (0,), "default", "floating", None, None)
+_PW_neg = _PointwiseOp("neg", _pw_cpu.neg_kernel, (0,), (0,), "default", "all", None, None, ('cpu', 'cuda'))
+_PW_abs = _PointwiseOp("abs", _pw_cpu.abs_kernel, (0,), (0,), "complex_to_float", "no_bool", None, None, ('cpu',))
+_PW_sign = _PointwiseOp("sign", _pw_cpu.sign_kernel, (0,), (0,), "default", "all", None, None, ())
+_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_expm1 = _PointwiseOp("expm1", _pw_cpu.expm1_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_log = _PointwiseOp("log", _pw_cpu.log_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_log2 = _PointwiseOp("log2", _pw_cpu.log2_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_log10 = _PointwiseOp("log10", _pw_cpu.log10_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_log1p = _PointwiseOp("log1p", _pw_cpu.log1p_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_sqrt = _PointwiseOp("sqrt", _pw_cpu.sqrt_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_rsqrt = _PointwiseOp("rsqrt", _pw_cpu.rsqrt_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_reciprocal = _PointwiseOp("reciprocal", _pw_cpu.reciprocal_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_sin = _PointwiseOp("sin", _pw_cpu.sin_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_cos = _PointwiseOp("cos", _pw_cpu.cos_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_tan = _PointwiseOp("tan", _pw_cpu.tan_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_atan = _PointwiseOp("atan", _pw_cpu.atan_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_tanh = _PointwiseOp("tanh", _pw_cpu.tanh_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_bitwise_and_Tensor = _PointwiseOp("bitwise_and_Tensor", _pw_cpu.bitwise_and_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_and_Scalar = _PointwiseOp("bitwise_and_Scalar", _pw_cpu.bitwise_and_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_or_Tensor = _PointwiseOp("bitwise_or_Tensor", _pw_cpu.bitwise_or_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_or_Scalar = _PointwiseOp("bitwise_or_Scalar", _pw_cpu.bitwise_or_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_xor_Tensor = _PointwiseOp("bitwise_xor_Tensor", _pw_cpu.bitwise_xor_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_xor_Scalar = _PointwiseOp("bitwise_xor_Scalar", _pw_cpu.bitwise_xor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_left_shift_Tensor = _PointwiseOp("bitwise_left_shift_Tensor", _pw_cpu.bitwise_left_shift_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_left_shift_Tensor_Scalar = _PointwiseOp("bitwise_left_shift_Tensor_Scalar", _pw_cpu.bitwise_left_shift_Tensor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_left_shift_Scalar_Tensor = _PointwiseOp("bitwise_left_shift_Scalar_Tensor", _pw_cpu.bitwise_left_shift_Scalar_Tensor_kernel, (1,), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_right_shift_Tensor = _PointwiseOp("bitwise_right_shift_Tensor", _pw_cpu.bitwise_right_shift_Tensor_kernel, (0, 1), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_right_shift_Tensor_Scalar = _PointwiseOp("bitwise_right_shift_Tensor_Scalar", _pw_cpu.bitwise_right_shift_Tensor_Scalar_kernel, (0,), (0, 1), "default", "integral", None, None, ())
+_PW_bitwise_right_shift_Scalar_Tensor = _PointwiseOp("bitwise_right_shift_Scalar_Tensor", _pw_cpu.bitwise_right_shift_Scalar_Tensor_kernel, (1,), (0, 1), "default", "integral", None, None, ())
+_PW_heaviside = _PointwiseOp("heaviside", _pw_cpu.heaviside_kernel, (0, 1), (0, 1), "default", "all", None, None, ())
+_PW_erfinv = _PointwiseOp("erfinv", _pw_cpu.erfinv_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_i0 = _PointwiseOp("i0", _pw_cpu.i0_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_special_i1 = _PointwiseOp("special_i1", _pw_cpu.special_i1_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_fmax = _PointwiseOp("fmax", _pw_cpu.fmax_kernel, (0, 1), (0, 1), "default", "all", None, None, ())
+_PW_fmin = _PointwiseOp("fmin", _pw_cpu.fmin_kernel, (0, 1), (0, 1), "default", "all", None, None, ())
+_PW_isposinf = _PointwiseOp("isposinf", _pw_cpu.isposinf_kernel, (0,), (0,), "always_bool", "all", None, None, ())
+_PW_isneginf = _PointwiseOp("isneginf", _pw_cpu.isneginf_kernel, (0,), (0,), "always_bool", "all", None, None, ())
+_PW_asin = _PointwiseOp("asin", _pw_cpu.asin_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_acos = _PointwiseOp("acos", _pw_cpu.acos_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_sinh = _PointwiseOp("sinh", _pw_cpu.sinh_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_cosh = _PointwiseOp("cosh", _pw_cpu.cosh_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_asinh = _PointwiseOp("asinh", _pw_cpu.asinh_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_acosh = _PointwiseOp("acosh", _pw_cpu.acosh_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_atanh = _PointwiseOp("atanh", _pw_cpu.atanh_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_erfc = _PointwiseOp("erfc", _pw_cpu.erfc_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_lgamma = _PointwiseOp("lgamma", _pw_cpu.lgamma_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_exp2 = _PointwiseOp("exp2", _pw_cpu.exp2_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_sinc = _PointwiseOp("sinc", _pw_cpu.sinc_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_deg2rad = _PointwiseOp("deg2rad", _pw_cpu.deg2rad_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_rad2deg = _PointwiseOp("rad2deg", _pw_cpu.rad2deg_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_frac = _PointwiseOp("frac", _pw_cpu.frac_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_sgn = _PointwiseOp("sgn", _pw_cpu.sgn_kernel, (0,), (0,), "default", "all", None, None, ('cpu',))
+_PW_digamma = _PointwiseOp("digamma", _pw_cpu.digamma_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_polygamma = _PointwiseOp("polygamma", _pw_cpu.polygamma_kernel, (1,), (1,), "int_to_float", "all", None, None, ())
+_PW_signbit = _PointwiseOp("signbit", _pw_cpu.signbit_kernel, (0,), (0,), "always_bool", "all", None, None, ())
+_PW_hypot = _PointwiseOp("hypot", _pw_cpu.hypot_kernel, (0, 1), (0, 1), "default", "floating", None, None, ())
+_PW_logaddexp = _PointwiseOp("logaddexp", _pw_cpu.logaddexp_kernel, (0, 1), (0, 1), "default", "floating", None, None, ('cpu',))
+_PW_logaddexp2 = _PointwiseOp("logaddexp2", _pw_cpu.logaddexp2_kernel, (0, 1), (0, 1), "default", "floating", None, None, ())
+_PW_xlogy_Tensor = _PointwiseOp("xlogy_Tensor", _pw_cpu.xlogy_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None, ())
+_PW_xlogy_Scalar_Self = _PointwiseOp("xlogy_Scalar_Self", _pw_cpu.xlogy_Scalar_Self_kernel, (1,), (0, 1), "int_to_float", "all", None, None, ())
+_PW_xlogy_Scalar_Other = _PointwiseOp("xlogy_Scalar_Other", _pw_cpu.xlogy_Scalar_Other_kernel, (0,), (0, 1), "int_to_float", "all", None, None, ())
+_PW_copysign_Tensor = _PointwiseOp("copysign_Tensor", _pw_cpu.copysign_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None, ())
+_PW_copysign_Scalar = _PointwiseOp("copysign_Scalar", _pw_cpu.copysign_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None, None, ())
+_PW_sigmoid = _PointwiseOp("sigmoid", _pw_cpu.sigmoid_kernel, (0,), (0,), "int_to_float", "all", None, None, ('cpu',))
+_PW_relu = _PointwiseOp("relu", _pw_cpu.relu_kernel, (0,), (0,), "default", "all", None, None, ())
+_PW_silu = _PointwiseOp("silu", _pw_cpu.silu_kernel, (0,), (0,), "int_to_float", "floating", None, None, ('cpu',))
+_PW_erf = _PointwiseOp("erf", _pw_cpu.erf_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
+_PW_floor = _PointwiseOp("floor", _pw_cpu.floor_kernel, (0,), (0,), "default", "no_bool", None, None, ())
+_PW_ceil = _PointwiseOp("ceil", _pw_cpu.ceil_kernel, (0,), (0,), "default", "no_bool", None, None, ())
+_PW_round = _PointwiseOp("round", _pw_cpu.round_kernel, (0,), (0,), "default", "no_bool", None, None, ())
+_PW_trunc = _PointwiseOp("trunc", _pw_cpu.trunc_kernel, (0,), (0,), "default", "no_bool", None, None, ())
+_PW_isnan = _PointwiseOp("isnan", _pw_cpu.isnan_kernel, (0,), (0,), "always_bool", "all", None, None, ('cpu',))
+_PW_isinf = _PointwiseOp("isinf", _pw_cpu.isinf_kernel, (0,), (0,), "always_bool", "all", None, None, ('cpu',))
+_PW_isfinite = _PointwiseOp("isfinite", _pw_cpu.isfinite_kernel, (0,), (0,), "always_bool", "all", None, None, ('cpu',))
+_PW_logical_not = _PointwiseOp("logical_not", _pw_cpu.logical_not_kernel, (0,), (0,), "always_bool", "all", None, None, ('cpu', 'cuda'))
+_PW_bitwise_not = _PointwiseOp("bitwise_not", _pw_cpu.bitwise_not_kernel, (0,), (0,), "default", "integral", None, None, ())
+_PW__gelu_erf = _PointwiseOp("_gelu_erf", _pw_cpu._gelu_erf_kernel, (0,), (0,), "int_to_float", "floating", None, None, ())
+_PW__gelu_tanh = _PointwiseOp("_gelu_tanh", _pw_cpu._gelu_tanh_kernel, (0,), (0,), "int_to_float", "floating", None, None, ())
+_PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, _pw_cpu.add_Tensor_kernel_unit_alpha, ('cpu', 'cuda'))
+_PW_add_Scalar = _PointwiseOp("add_Scalar", _pw_cpu.add_Scalar_kernel, (0,), (0, 1), "default", "all", 2, _pw_cpu.add_Scalar_kernel_unit_alpha, ('cpu', 'cuda'))
+_PW_sub_Tensor = _PointwiseOp("sub_Tensor", _pw_cpu.sub_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, _pw_cpu.sub_Tensor_kernel_unit_alpha, ('cpu', 'cuda'))
+_PW_sub_Scalar = _PointwiseOp("sub_Scalar", _pw_cpu.sub_Scalar_kernel, (0,), (0, 1), "default", "all", 2, _pw_cpu.sub_Scalar_kernel_unit_alpha, ('cpu', 'cuda'))
+_PW_mul_Tensor = _PointwiseOp("mul_Tensor", _pw_cpu.mul_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None, ('cpu', 'cuda'))
+_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", None, None, ('cpu', 'cuda'))
+_PW_div_Tensor = _PointwiseOp("div_Tensor", _pw_cpu.div_Tensor_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None, ('cpu',))
+_PW_div_Scalar = _PointwiseOp("div_Scalar", _pw_cpu.div_Scalar_kernel, (0,), (0, 1), "int_to_float", "all", None, None, ('cpu',))
+_PW_remainder_Tensor = _PointwiseOp("remainder_Tensor", _pw_cpu.remainder_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None, ())
+_PW_remainder_Scalar = _PointwiseOp("remainder_Scalar", _pw_cpu.remainder_Scalar_kernel, (0,), (0, 1), "default", "all", None, None, ())
+_PW_floor_divide = _PointwiseOp("floor_divide", _pw_cpu.floor_divide_kernel, (0, 1), (0, 1), "default", "no_bool", None, None, ())
+_PW_floor_divide_Scalar = _PointwiseOp("floor_divide_Scalar", _pw_cpu.floor_divide_Scalar_kernel, (0,), (0, 1), "default", "all", None, None, ())
+_PW_fmod_Tensor = _PointwiseOp("fmod_Tensor", _pw_cpu.fmod_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None, ())
+_PW_fmod_Scalar = _PointwiseOp("fmod_Scalar", _pw_cpu.fmod_Scalar_kernel, (0,), (0, 1), "default", "all", None, None, ())
+_PW_pow_Tensor_Tensor = _PointwiseOp("pow_Tensor_Tensor", _pw_cpu.pow_Tensor_Tensor_kernel, (0, 1), (0, 1), "default", "no_bool", None, None, ('cpu',))
+_PW_pow_Tensor_Scalar = _PointwiseOp("pow_Tensor_Scalar", _pw_cpu.pow_Tensor_Scalar_kernel, (0,), (0, 1), "default", "all", None, None, ('cpu',))
+_PW_pow_Scalar = _PointwiseOp("pow_Scalar", _pw_cpu.pow_Scalar_kernel, (1,), (0, 1), "default", "all", None, None, ('cpu',))
+_PW_maximum = _PointwiseOp("maximum", _pw_cpu.maximum_kernel, (0, 1), (0, 1), "default", "all", None, None, ())
+_PW_minimum = _PointwiseOp("minimum", _pw_cpu.minimum_kernel, (0, 1), (0, 1), "default", "all", None, None, ())
+_PW_atan2 = _PointwiseOp("atan2", _pw_cpu.atan2_kernel, (0, 1), (0, 1), "int_to_float", "all", None, None, ())
+_PW_clamp_min = _PointwiseOp("clamp_min", _pw_cpu.clamp_min_kernel, (0,), (0, 1), "default", "all", None, None, ())
+_PW_clamp_min_Tensor = _PointwiseOp("clamp_min_Tensor", _pw_cpu.clamp_min_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None, ())
+_PW_clamp_max = _PointwiseOp("clamp_max", _pw_cpu.clamp_max_kernel, (0,), (0, 1), "default", "all", None, None, ())
+_PW_clamp_max_Tensor = _PointwiseOp("clamp_max_Tensor", _pw_cpu.clamp_max_Tensor_kernel, (0, 1), (0, 1), "default", "all", None, None, ())
+_PW_lerp_Scalar = _PointwiseOp("lerp_Scalar", _pw_cpu.lerp_Scalar_kernel, (0, 1), (0, 1), "default", "floating", None, None, ('cpu', 'cuda'))
+_PW_lerp_Tensor = _PointwiseOp("lerp_Tensor", _pw_cpu.lerp_Tensor_kernel, (0, 1, 2), (0, 1, 2), "default", "floating", None, None, ('cpu', 'cuda'))
+_PW_addcmul = _PointwiseOp("addcmul", _pw_cpu.addcmul_kernel, (0, 1, 2), (0, 1, 2), "default", "all", None, None, ('cpu', 'cuda'))
+_PW_addcdiv = _PointwiseOp("addcdiv", _pw_cpu.addcdiv_kernel, (0, 1, 2), (0, 1, 2), "default", "all", None, None, ('cpu',))
+_PW_eq_Tensor = _PointwiseOp("eq_Tensor", _pw_cpu.eq_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ('cpu', 'cuda'))
+_PW_eq_Scalar = _PointwiseOp("eq_Scalar", _pw_cpu.eq_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None, ('cpu', 'cuda'))
+_PW_ne_Tensor = _PointwiseOp("ne_Tensor", _pw_cpu.ne_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ('cpu', 'cuda'))
+_PW_ne_Scalar = _PointwiseOp("ne_Scalar", _pw_cpu.ne_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None, ('cpu', 'cuda'))
+_PW_lt_Tensor = _PointwiseOp("lt_Tensor", _pw_cpu.lt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ())
+_PW_lt_Scalar = _PointwiseOp("lt_Scalar", _pw_cpu.lt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None, ())
+_PW_le_Tensor = _PointwiseOp("le_Tensor", _pw_cpu.le_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ())
+_PW_le_Scalar = _PointwiseOp("le_Scalar", _pw_cpu.le_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None, ())
+_PW_gt_Tensor = _PointwiseOp("gt_Tensor", _pw_cpu.gt_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ())
+_PW_gt_Scalar = _PointwiseOp("gt_Scalar", _pw_cpu.gt_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None, ())
+_PW_ge_Tensor = _PointwiseOp("ge_Tensor", _pw_cpu.ge_Tensor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ())
+_PW_ge_Scalar = _PointwiseOp("ge_Scalar", _pw_cpu.ge_Scalar_kernel, (0,), (0, 1), "always_bool", "all", None, None, ())
+_PW_gcd = _PointwiseOp("gcd", _pw_cpu.gcd_kernel, (0, 1), (0, 1), "default", "integral", None, None, ())
+_PW_lcm = _PointwiseOp("lcm", _pw_cpu.lcm_kernel, (0, 1), (0, 1), "default", "integral", None, None, ())
+_PW_logical_and = _PointwiseOp("logical_and", _pw_cpu.logical_and_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ('cpu', 'cuda'))
+_PW_logical_or = _PointwiseOp("logical_or", _pw_cpu.logical_or_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ('cpu', 'cuda'))
+_PW_logical_xor = _PointwiseOp("logical_xor", _pw_cpu.logical_xor_kernel, (0, 1), (0, 1), "always_bool", "all", None, None, ('cpu',))
+_PW_where_self = _PointwiseOp("where_self", _pw_cpu.where_self_kernel, (0, 1, 2), (1, 2), "default", "all", None, None, ('cpu', 'cuda'))
+_PW_where_ScalarOther = _PointwiseOp("where_ScalarOther", _pw_cpu.where_ScalarOther_kernel, (0, 1), (1, 2), "default", "all", None, None, ('cpu', 'cuda'))
+_PW_where_ScalarSelf = _PointwiseOp("where_ScalarSelf", _pw_cpu.where_ScalarSelf_kernel, (0, 2), (1, 2), "default", "all", None, None, ('cpu', 'cuda'))
+_PW_leaky_relu = _PointwiseOp("leaky_relu", _pw_cpu.leaky_relu_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_elu = _PointwiseOp("elu", _pw_cpu.elu_kernel, (0,), (0,), "default", "floating", 1, _pw_cpu.elu_kernel_unit_alpha, ())
+_PW_softplus = _PointwiseOp("softplus", _pw_cpu.softplus_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_hardtanh = _PointwiseOp("hardtanh", _pw_cpu.hardtanh_kernel, (0,), (0,), "default", "no_bool", None, None, ())
+_PW_log_sigmoid = _PointwiseOp("log_sigmoid", _pw_cpu.log_sigmoid_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_hardswish = _PointwiseOp("hardswish", _pw_cpu.hardswish_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_hardsigmoid = _PointwiseOp("hardsigmoid", _pw_cpu.hardsigmoid_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_mish = _PointwiseOp("mish", _pw_cpu.mish_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_celu = _PointwiseOp("celu", _pw_cpu.celu_kernel, (0,), (0,), "default", "floating", 1, None, ())
+_PW_selu = _PointwiseOp("selu", _pw_cpu.selu_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_threshold = _PointwiseOp("threshold", _pw_cpu.threshold_kernel, (0,), (0,), "default", "no_bool", None, None, ())
+_PW_hardshrink = _PointwiseOp("hardshrink", _pw_cpu.hardshrink_kernel, (0,), (0,), "default", "floating", None, None, ())
+_PW_softshrink = _PointwiseOp("softshrink", _pw_cpu.softshrink_kernel, (0,), (0,), "default", "floating", None, None, ())
 
 # The named tuples of ops with several named results (torch.return_types).
+_RT_frexp_Tensor = _return_type("frexp", ("mantissa", "exponent"))
 _RT_max_dim = _return_type("max", ("values", "indices"))
 _RT_min_dim = _return_type("min", ("values", "indices"))
 _RT_sort = _return_type("sort", ("values", "indices"))
@@ -654,6 +793,7 @@ _RT_svd = _return_type("svd", ("U", "S", "V"))
 _RT_qr = _return_type("qr", ("Q", "R"))
 
 # Dispatch tables: device type -> array-level kernel.
+_K_frexp_Tensor = {"cpu": _quiet(_cpu_frexp), "cuda": _Lazy("yaten.kernels.cuda.float_parts", "frexp")}
 _K_sum = {"cpu": _quiet(_cpu_sum_all), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all")}
 _K_sum_dim_IntList = {"cpu": _quiet(_cpu_sum_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_dim")}
 _K_mean = {"cpu": _quiet(_cpu_mean_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "mean_dim")}
@@ -724,10 +864,16 @@ _K_avg_pool2d = {"cpu": _quiet(_cpu_avg_pool2d), "cuda": _Lazy("yaten.kernels.cu
 _K_avg_pool2d_backward = {"cpu": _quiet(_cpu_avg_pool2d_backward), "cuda": _Lazy("yaten.kernels.cuda.pool", "avg_pool2d_backward")}
 _K_adaptive_avg_pool2d = {"cpu": _quiet(_cpu_adaptive_avg_pool2d), "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d")}
 _K__adaptive_avg_pool2d_backward = {"cpu": _quiet(_cpu_adaptive_avg_pool2d_backward), "cuda": _Lazy("yaten.kernels.cuda.pool", "adaptive_avg_pool2d_backward")}
+_K__ctc_loss = {"cpu": _quiet(_cpu_ctc_loss_forward)}
+_K__ctc_loss_backward = {"cpu": _quiet(_cpu_ctc_loss_backward)}
 _K_native_layer_norm = {"cpu": _quiet(_cpu_native_layer_norm), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm")}
 _K_native_batch_norm = {"cpu": _quiet(_cpu_native_batch_norm), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm")}
 _K_native_layer_norm_backward = {"cpu": _quiet(_cpu_native_layer_norm_backward), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_layer_norm_backward")}
 _K_native_batch_norm_backward = {"cpu": _quiet(_cpu_native_batch_norm_backward), "cuda": _Lazy("yaten.kernels.cuda.norm", "native_batch_norm_backward")}
+_K__thnn_fused_lstm_cell = {"cpu": _quiet(_cpu_fused_lstm_cell), "cuda": _Lazy("yaten.kernels.cuda.rnn_cells", "fused_lstm_cell")}
+_K__thnn_fused_lstm_cell_backward_impl = {"cpu": _quiet(_cpu_fused_lstm_cell_backward_impl), "cuda": _Lazy("yaten.kernels.cuda.rnn_cells", "fused_lstm_cell_backward_impl")}
+_K__thnn_fused_gru_cell = {"cpu": _quiet(_cpu_fused_gru_cell), "cuda": _Lazy("yaten.kernels.cuda.rnn_cells", "fused_gru_cell")}
+_K__thnn_fused_gru_cell_backward = {"cpu": _quiet(_cpu_fused_gru_cell_backward), "cuda": _Lazy("yaten.kernels.cuda.rnn_cells", "fused_gru_cell_backward")}
 _K_linalg_solve = {"cpu": _quiet(_cpu_linalg_solve)}
 _K_linalg_inv = {"cpu": _quiet(_cpu_linalg_inv)}
 _K_linalg_inv_ex = {"cpu": _quiet(_cpu_linalg_inv_ex)}
@@ -739,6 +885,9 @@ _K_linalg_qr = {"cpu": _quiet(_cpu_linalg_qr)}
 _K_linalg_svd = {"cpu": _quiet(_cpu_linalg_svd)}
 _K_linalg_eigh = {"cpu": _quiet(_cpu_linalg_eigh)}
 _K_linalg_solve_triangular = {"cpu": _quiet(_cpu_linalg_solve_triangular)}
+_K__fft_r2c = {"cpu": _quiet(_cpu_fft_r2c)}
+_K__fft_c2r = {"cpu": _quiet(_cpu_fft_c2r)}
+_K__fft_c2c = {"cpu": _quiet(_cpu_fft_c2c)}
 
 
 def neg(self):
@@ -1716,6 +1865,56 @@ def erfinv_out(self, *, out):
     return _write_out('erfinv', out, erfinv(self), (self,))
 
 
+def i0(self):
+    """i0(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_i0(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = I0Backward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def i0_(self):
+    """i0_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = I0Backward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_i0(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def i0_out(self, *, out):
+    """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('i0')
+    return _write_out('i0', out, i0(self), (self,))
+
+
+def special_i1(self):
+    """special_i1(Tensor self) -> Tensor"""
+    device = self._device
+    result = _wrap(_PW_special_i1(device, (self._data,)), device)
+    if _GRAD.enabled and self._rg:
+        node = SpecialI1Backward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
 def fmax(self, other):
     """fmax(Tensor self, Tensor other) -> Tensor"""
     device = self._device
@@ -2303,7 +2502,9 @@ def sgn(self):
     if _GRAD.enabled and self._rg:
         node = SgnBackward0()
         _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
         _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
     return result
 
 
@@ -2313,13 +2514,16 @@ def sgn_(self):
     recording = _GRAD.enabled and self._rg
     if _GRAD.enabled:
         _check_inplace(self)
+    _original_self = self.clone() if recording else self
     if recording:
         node = SgnBackward0()
         _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
     _PW_sgn(device, (self._data,), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
+        node._saved_result_ = _Saved(self, True)
     return self
 
 
@@ -2378,6 +2582,21 @@ def polygamma(n, self):
         node._saved_self_ = _Saved(self, False)
         _set_history(result, node)
     return result
+
+
+def polygamma_(self, n):
+    """polygamma_(Tensor(a!) self, int n) -> Tensor(a!)"""
+    return _native_polygamma_(self, n)
+
+
+def mvlgamma(self, p):
+    """mvlgamma(Tensor self, int p) -> Tensor"""
+    return _native_mvlgamma(self, p)
+
+
+def mvlgamma_(self, p):
+    """mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)"""
+    return _native_mvlgamma_(self, p)
 
 
 def polygamma_out(n, self, *, out):
@@ -2970,6 +3189,14 @@ def logical_not(self):
     return result
 
 
+def logical_not_(self):
+    """logical_not_(Tensor(a!) self) -> Tensor(a!)"""
+    device = self._device
+    _PW_logical_not(device, (self._data,), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
 def bitwise_not(self):
     """bitwise_not(Tensor self) -> Tensor"""
     device = self._device
@@ -3024,6 +3251,11 @@ def gelu(self, approximate='none'):
 def square(self):
     """square(Tensor self) -> Tensor"""
     return _native_square(self)
+
+
+def square_(self):
+    """square_(Tensor(a!) self) -> Tensor(a!)"""
+    return _native_square_(self)
 
 
 def add_Tensor(self, other, alpha=1):
@@ -3876,11 +4108,50 @@ def eq_Tensor(self, other):
     return result
 
 
+def eq__Tensor(self, other):
+    """eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('eq_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = EqBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_eq_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
 def eq_Scalar(self, other):
     """eq.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_eq_Scalar(device, (self._data, other)), device)
     return result
+
+
+def eq__Scalar(self, other):
+    """eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = EqBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_eq_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
 
 
 def ne_Tensor(self, other):
@@ -3892,11 +4163,50 @@ def ne_Tensor(self, other):
     return result
 
 
+def ne__Tensor(self, other):
+    """ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('ne_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = NeBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_ne_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
 def ne_Scalar(self, other):
     """ne.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_ne_Scalar(device, (self._data, other)), device)
     return result
+
+
+def ne__Scalar(self, other):
+    """ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = NeBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_ne_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
 
 
 def lt_Tensor(self, other):
@@ -3908,11 +4218,50 @@ def lt_Tensor(self, other):
     return result
 
 
+def lt__Tensor(self, other):
+    """lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('lt_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = LtBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_lt_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
 def lt_Scalar(self, other):
     """lt.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_lt_Scalar(device, (self._data, other)), device)
     return result
+
+
+def lt__Scalar(self, other):
+    """lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = LtBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_lt_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
 
 
 def le_Tensor(self, other):
@@ -3924,11 +4273,50 @@ def le_Tensor(self, other):
     return result
 
 
+def le__Tensor(self, other):
+    """le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('le_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = LeBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_le_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
 def le_Scalar(self, other):
     """le.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_le_Scalar(device, (self._data, other)), device)
     return result
+
+
+def le__Scalar(self, other):
+    """le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = LeBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_le_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
 
 
 def gt_Tensor(self, other):
@@ -3940,11 +4328,50 @@ def gt_Tensor(self, other):
     return result
 
 
+def gt__Tensor(self, other):
+    """gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('gt_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = GtBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_gt_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
 def gt_Scalar(self, other):
     """gt.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_gt_Scalar(device, (self._data, other)), device)
     return result
+
+
+def gt__Scalar(self, other):
+    """gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = GtBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_gt_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
 
 
 def ge_Tensor(self, other):
@@ -3956,11 +4383,215 @@ def ge_Tensor(self, other):
     return result
 
 
+def ge__Tensor(self, other):
+    """ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('ge_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and self._rg else self
+    if recording:
+        node = GeBackward1()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if self._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_ge_Tensor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
 def ge_Scalar(self, other):
     """ge.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
     result = _wrap(_PW_ge_Scalar(device, (self._data, other)), device)
     return result
+
+
+def ge__Scalar(self, other):
+    """ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    device = self._device
+    recording = _GRAD.enabled and self._rg
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording else self
+    if recording:
+        node = GeBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(_original_self, False)
+    _PW_ge_Scalar(device, (self._data, other), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def ldexp_Tensor(self, other):
+    """ldexp.Tensor(Tensor self, Tensor other) -> Tensor"""
+    return _native_ldexp(self, other)
+
+
+def ldexp_(self, other):
+    """ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    return _native_ldexp_(self, other)
+
+
+def ldexp_out(self, other, *, out):
+    """ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('ldexp')
+    return _write_out('ldexp', out, ldexp_Tensor(self, other))
+
+
+def dist(self, other, p=2):
+    """dist(Tensor self, Tensor other, Scalar p=2) -> Tensor"""
+    return _native_dist(self, other, p)
+
+
+def rsub_Tensor(self, other, alpha=1):
+    """rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
+    return _native_rsub(self, other, alpha)
+
+
+def rsub_Scalar(self, other, alpha=1):
+    """rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"""
+    return _native_rsub(self, other, alpha)
+
+
+def isin_Tensor_Tensor(elements, test_elements, assume_unique=False, invert=False):
+    """isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor"""
+    return _native_isin(elements, test_elements, assume_unique, invert)
+
+
+def isin_Tensor_Scalar(elements, test_element, assume_unique=False, invert=False):
+    """isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor"""
+    return _native_isin(elements, test_element, assume_unique, invert)
+
+
+def isin_Scalar_Tensor(element, test_elements, assume_unique=False, invert=False):
+    """isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor"""
+    return _native_isin(element, test_elements, assume_unique, invert)
+
+
+def scalar_tensor(s, dtype=None, layout=None, device=None, pin_memory=None):
+    """scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_scalar_tensor(s, dtype, layout, device, pin_memory)
+
+
+def sum_to_size(self, size):
+    """sum_to_size(Tensor self, SymInt[] size) -> Tensor"""
+    return _native_sum_to_size(self, size)
+
+
+def renorm(self, p, dim, maxnorm):
+    """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor"""
+    return _native_renorm(self, p, dim, maxnorm)
+
+
+def renorm_(self, p, dim, maxnorm):
+    """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)"""
+    return _native_renorm_(self, p, dim, maxnorm)
+
+
+def renorm_out(self, p, dim, maxnorm, *, out):
+    """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('renorm')
+    return _write_out('renorm', out, renorm(self, p, dim, maxnorm))
+
+
+def pdist(self, p=2):
+    """pdist(Tensor self, float p=2) -> Tensor"""
+    return _native_pdist(self, p)
+
+
+def channel_shuffle(self, groups):
+    """channel_shuffle(Tensor self, SymInt groups) -> Tensor"""
+    return _native_channel_shuffle(self, groups)
+
+
+def vander(x, N=None, increasing=False):
+    """vander(Tensor x, int? N=None, bool increasing=False) -> Tensor"""
+    return _native_vander(x, N, increasing)
+
+
+def cov(self, correction=1, fweights=None, aweights=None):
+    """cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor"""
+    return _native_cov(self, correction, fweights, aweights)
+
+
+def corrcoef(self):
+    """corrcoef(Tensor self) -> Tensor"""
+    return _native_corrcoef(self)
+
+
+def frexp_Tensor(self):
+    """frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)"""
+    device = self._device
+    result = _RT_frexp_Tensor(*(_wrap(r, device) for r in _kernel(_K_frexp_Tensor, device, 'frexp')(self=self._data)))
+    if _GRAD.enabled and self._rg:
+        node = FrexpBackward0()
+        _connect(node, (self,))
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_exponent_ = _Saved(result[1], True)
+    return result
+
+
+def gcd(self, other):
+    """gcd(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('gcd', self, other, scalars_from=0)
+    result = _wrap(_PW_gcd(device, (self._data, other._data)), device)
+    return result
+
+
+def gcd_(self, other):
+    """gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('gcd_', self, other, scalars_from=1)
+    _PW_gcd(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def gcd_out(self, other, *, out):
+    """gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('gcd')
+    return _write_out('gcd', out, gcd(self, other), (self, other))
+
+
+def lcm(self, other):
+    """lcm(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('lcm', self, other, scalars_from=0)
+    result = _wrap(_PW_lcm(device, (self._data, other._data)), device)
+    return result
+
+
+def lcm_(self, other):
+    """lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('lcm_', self, other, scalars_from=1)
+    _PW_lcm(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
+def lcm_out(self, other, *, out):
+    """lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('lcm')
+    return _write_out('lcm', out, lcm(self, other), (self, other))
 
 
 def logical_and(self, other):
@@ -3972,6 +4603,16 @@ def logical_and(self, other):
     return result
 
 
+def logical_and_(self, other):
+    """logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logical_and_', self, other, scalars_from=1)
+    _PW_logical_and(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
 def logical_or(self, other):
     """logical_or(Tensor self, Tensor other) -> Tensor"""
     device = self._device
@@ -3981,6 +4622,16 @@ def logical_or(self, other):
     return result
 
 
+def logical_or_(self, other):
+    """logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logical_or_', self, other, scalars_from=1)
+    _PW_logical_or(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
+
+
 def logical_xor(self, other):
     """logical_xor(Tensor self, Tensor other) -> Tensor"""
     device = self._device
@@ -3988,6 +4639,16 @@ def logical_xor(self, other):
         device = _common_device('logical_xor', self, other, scalars_from=0)
     result = _wrap(_PW_logical_xor(device, (self._data, other._data)), device)
     return result
+
+
+def logical_xor_(self, other):
+    """logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('logical_xor_', self, other, scalars_from=1)
+    _PW_logical_xor(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    return self
 
 
 def where_self(condition, self, other):
@@ -4065,6 +4726,156 @@ def div_Tensor_mode(self, other, rounding_mode):
 def div_Scalar_mode(self, other, rounding_mode):
     """div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor"""
     return _native_div_mode(self, other, rounding_mode)
+
+
+def view_as_real(self):
+    """view_as_real(Tensor(a) self) -> Tensor(a)"""
+    result = _native_view_as_real(self)
+    if _GRAD.enabled and self._rg:
+        node = ViewAsRealBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def view_as_complex(self):
+    """view_as_complex(Tensor(a) self) -> Tensor(a)"""
+    result = _native_view_as_complex(self)
+    if _GRAD.enabled and self._rg:
+        node = ViewAsComplexBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def view_as_real_copy(self):
+    """view_as_real_copy(Tensor self) -> Tensor"""
+    return _native_view_as_real_copy(self)
+
+
+def view_as_complex_copy(self):
+    """view_as_complex_copy(Tensor self) -> Tensor"""
+    return _native_view_as_complex_copy(self)
+
+
+def real(self):
+    """real(Tensor(a) self) -> Tensor(a)"""
+    return _native_real(self)
+
+
+def imag(self):
+    """imag(Tensor(a) self) -> Tensor(a)"""
+    return _native_imag(self)
+
+
+def _conj_physical(self):
+    """_conj_physical(Tensor self) -> Tensor"""
+    result = _native_conj_physical_kernel(self)
+    if _GRAD.enabled and self._rg:
+        node = ConjPhysicalBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def conj_physical(self):
+    """conj_physical(Tensor self) -> Tensor"""
+    return _native_conj_physical(self)
+
+
+def conj_physical_out(self, *, out):
+    """conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('conj_physical')
+    return _write_out('conj_physical', out, conj_physical(self))
+
+
+def conj_physical_(self):
+    """conj_physical_(Tensor(a!) self) -> Tensor(a!)"""
+    return _native_conj_physical_(self)
+
+
+def conj(self):
+    """conj(Tensor(a) self) -> Tensor(a)"""
+    return _native_conj(self)
+
+
+def resolve_conj(self):
+    """resolve_conj(Tensor(a) self) -> Tensor(a)"""
+    return _native_resolve_conj(self)
+
+
+def resolve_neg(self):
+    """resolve_neg(Tensor(a) self) -> Tensor(a)"""
+    return _native_resolve_neg(self)
+
+
+def is_conj(self):
+    """is_conj(Tensor self) -> bool"""
+    return _native_is_conj(self)
+
+
+def complex(real, imag):
+    """complex(Tensor real, Tensor imag) -> Tensor"""
+    result = _native_complex(real, imag)
+    if _GRAD.enabled and (real._rg or imag._rg):
+        node = ComplexBackward0()
+        _connect(node, (real, imag))
+        _set_history(result, node)
+    return result
+
+
+def complex_out(real, imag, *, out):
+    """complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (real._rg or imag._rg):
+        _out_of_autograd('complex')
+    return _write_out('complex', out, complex(real, imag))
+
+
+def polar(abs, angle):
+    """polar(Tensor abs, Tensor angle) -> Tensor"""
+    result = _native_polar(abs, angle)
+    if _GRAD.enabled and (abs._rg or angle._rg):
+        node = PolarBackward0()
+        _connect(node, (abs, angle))
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def polar_out(abs, angle, *, out):
+    """polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (abs._rg or angle._rg):
+        _out_of_autograd('polar')
+    return _write_out('polar', out, polar(abs, angle))
+
+
+def angle(self):
+    """angle(Tensor self) -> Tensor"""
+    result = _native_angle(self)
+    if _GRAD.enabled and self._rg:
+        node = AngleBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def angle_out(self, *, out):
+    """angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('angle')
+    return _write_out('angle', out, angle(self))
+
+
+def isreal(self):
+    """isreal(Tensor self) -> Tensor"""
+    return _native_isreal(self)
+
+
+def adjoint(self):
+    """adjoint(Tensor(a) self) -> Tensor(a)"""
+    return _native_adjoint(self)
 
 
 def view(self, size):
@@ -4377,6 +5188,96 @@ def diagonal(self, offset=0, dim1=0, dim2=1):
     return _native_diagonal(self, offset, dim1, dim2)
 
 
+def expand_copy(self, size, implicit=False):
+    """expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor"""
+    return _native_expand_copy(self, size, implicit)
+
+
+def permute_copy(self, dims):
+    """permute_copy(Tensor self, int[] dims) -> Tensor"""
+    return _native_permute_copy(self, dims)
+
+
+def diagonal_copy(self, offset=0, dim1=0, dim2=1):
+    """diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor"""
+    return _native_diagonal_copy(self, offset, dim1, dim2)
+
+
+def select_copy_int(self, dim, index):
+    """select_copy.int(Tensor self, int dim, SymInt index) -> Tensor"""
+    return _native_select_copy(self, dim, index)
+
+
+def narrow_copy(self, dim, start, length):
+    """narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor"""
+    return _native_narrow_copy(self, dim, start, length)
+
+
+def alias_copy(self):
+    """alias_copy(Tensor self) -> Tensor"""
+    return _native_alias_copy(self)
+
+
+def t_copy(self):
+    """t_copy(Tensor self) -> Tensor"""
+    return _native_t_copy(self)
+
+
+def transpose_copy_int(self, dim0, dim1):
+    """transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor"""
+    return _native_transpose_copy(self, dim0, dim1)
+
+
+def unsqueeze_copy(self, dim):
+    """unsqueeze_copy(Tensor self, int dim) -> Tensor"""
+    return _native_unsqueeze_copy(self, dim)
+
+
+def squeeze_copy(self):
+    """squeeze_copy(Tensor self) -> Tensor"""
+    return _native_squeeze_copy(self)
+
+
+def squeeze_copy_dim(self, dim):
+    """squeeze_copy.dim(Tensor self, int dim) -> Tensor"""
+    return _native_squeeze_copy_dims(self, dim)
+
+
+def squeeze_copy_dims(self, dim):
+    """squeeze_copy.dims(Tensor self, int[] dim) -> Tensor"""
+    return _native_squeeze_copy_dims(self, dim)
+
+
+def view_copy(self, size):
+    """view_copy(Tensor self, SymInt[] size) -> Tensor"""
+    return _native_view_copy(self, size)
+
+
+def view_copy_dtype(self, dtype):
+    """view_copy.dtype(Tensor self, ScalarType dtype) -> Tensor"""
+    return _native_view_copy_dtype(self, dtype)
+
+
+def slice_copy_Tensor(self, dim=0, start=None, end=None, step=1):
+    """slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor"""
+    return _native_slice_copy(self, dim, start, end, step)
+
+
+def unfold_copy(self, dimension, size, step):
+    """unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor"""
+    return _native_unfold_copy(self, dimension, size, step)
+
+
+def as_strided_copy(self, size, stride, storage_offset=None):
+    """as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor"""
+    return _native_as_strided_copy(self, size, stride, storage_offset)
+
+
+def diagflat(self, offset=0):
+    """diagflat(Tensor self, int offset=0) -> Tensor"""
+    return _native_diagflat(self, offset)
+
+
 def diag_embed(self, offset=0, dim1=-2, dim2=-1):
     """diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"""
     return _native_diag_embed(self, offset, dim1, dim2)
@@ -4635,6 +5536,16 @@ def scatter_reduce_two(self, dim, index, src, reduce, include_self=True):
 def scatter_reduce__two(self, dim, index, src, reduce, include_self=True):
     """scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)"""
     return _native_scatter_reduce_(self, dim, index, src, reduce, include_self)
+
+
+def index_reduce(self, dim, index, source, reduce, include_self=True):
+    """index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor"""
+    return _native_index_reduce(self, dim, index, source, reduce, include_self)
+
+
+def index_reduce_(self, dim, index, source, reduce, include_self=True):
+    """index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)"""
+    return _native_index_reduce_(self, dim, index, source, reduce, include_self)
 
 
 def put_(self, index, source, accumulate=False):
@@ -4897,6 +5808,18 @@ def sort_stable(self, stable, dim=-1, descending=False):
         _set_history(result[0], node, 0)
         node._saved_indices_ = _Saved(result[1], True)
     return result
+
+
+def msort(self):
+    """msort(Tensor self) -> Tensor"""
+    return _native_msort(self)
+
+
+def msort_out(self, *, out):
+    """msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('msort')
+    return _write_out('msort', out, msort(self))
 
 
 def argsort(self, dim=-1, descending=False):
@@ -5627,6 +6550,11 @@ def matmul(self, other):
     return _native_matmul(self, other)
 
 
+def addmm_(self, mat1, mat2, beta=1, alpha=1):
+    """addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)"""
+    return _native_addmm_(self, mat1, mat2, beta, alpha)
+
+
 def outer(self, vec2):
     """outer(Tensor self, Tensor vec2) -> Tensor"""
     return _native_outer(self, vec2)
@@ -5810,6 +6738,21 @@ def fill__Tensor(self, value):
     if recording:
         _set_inplace_history(self, node)
     return self
+
+
+def fill_Scalar(self, value):
+    """fill.Scalar(Tensor self, Scalar value) -> Tensor"""
+    return _native_fill(self, value)
+
+
+def fill_Tensor(self, value):
+    """fill.Tensor(Tensor self, Tensor value) -> Tensor"""
+    return _native_fill(self, value)
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)"""
+    return _native_fill_diagonal_(self, fill_value, wrap)
 
 
 def zero_(self):
@@ -6014,6 +6957,11 @@ def index_put_(self, indices, values, accumulate=False):
     if recording:
         _set_inplace_history(self, node)
     return self
+
+
+def argwhere(self):
+    """argwhere(Tensor self) -> Tensor"""
+    return _native_argwhere(self)
 
 
 def nonzero(self):
@@ -6486,6 +7434,11 @@ def softshrink_out(self, lambd=0.5, *, out):
 def dropout(input, p, train):
     """dropout(Tensor input, float p, bool train) -> Tensor"""
     return _native_dropout(input, p, train)
+
+
+def dropout_(self, p, train):
+    """dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)"""
+    return _native_dropout_(self, p, train)
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -6970,6 +7923,31 @@ def feature_dropout(input, p, train):
     return _native_feature_dropout(input, p, train)
 
 
+def feature_dropout_(self, p, train):
+    """feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)"""
+    return _native_feature_dropout_(self, p, train)
+
+
+def alpha_dropout(input, p, train):
+    """alpha_dropout(Tensor input, float p, bool train) -> Tensor"""
+    return _native_alpha_dropout(input, p, train)
+
+
+def alpha_dropout_(self, p, train):
+    """alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)"""
+    return _native_alpha_dropout_(self, p, train)
+
+
+def feature_alpha_dropout(input, p, train):
+    """feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor"""
+    return _native_feature_alpha_dropout(input, p, train)
+
+
+def feature_alpha_dropout_(self, p, train):
+    """feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)"""
+    return _native_feature_alpha_dropout_(self, p, train)
+
+
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
     """margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor"""
     return _native_margin_ranking_loss(input1, input2, target, margin, reduction)
@@ -7008,6 +7986,48 @@ def multi_margin_loss(self, target, p=1, margin=1, weight=None, reduction=1):
 def multilabel_margin_loss(self, target, reduction=1):
     """multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
     return _native_multilabel_margin_loss(self, target, reduction)
+
+
+def ctc_loss_IntList(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    """ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor"""
+    return _native_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+
+
+def ctc_loss_Tensor(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    """ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor"""
+    return _native_ctc_loss_tensor_lengths(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+
+
+def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    """_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)"""
+    device = log_probs._device
+    if targets._device is not device:
+        device = _common_device('_ctc_loss', log_probs, targets)
+    result = tuple(_wrap(r, device) for r in _kernel(_K__ctc_loss, device, '_ctc_loss')(log_probs=log_probs._data, targets=targets._data, input_lengths=input_lengths, target_lengths=target_lengths, blank=blank, zero_infinity=zero_infinity))
+    if _GRAD.enabled and log_probs._rg:
+        node = CtcLossBackward0()
+        _connect(node, (log_probs,))
+        node._saved_log_probs_ = _Saved(log_probs, False)
+        node._saved_targets_ = _Saved(targets, False)
+        node._saved_input_lengths = input_lengths
+        node._saved_target_lengths = target_lengths
+        node._saved_blank = blank
+        node._saved_zero_infinity = zero_infinity
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_result0_ = _Saved(result[0], True)
+        node._saved_result1_ = _Saved(result[1], True)
+    return result
+
+
+def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=False):
+    """_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor"""
+    device = grad._device
+    if log_probs._device is not device or targets._device is not device or neg_log_likelihood._device is not device or log_alpha._device is not device:
+        device = _common_device('_ctc_loss_backward', grad, log_probs, targets, neg_log_likelihood, log_alpha)
+    result = _wrap(_kernel(_K__ctc_loss_backward, device, '_ctc_loss_backward')(grad=grad._data, log_probs=log_probs._data, targets=targets._data, input_lengths=input_lengths, target_lengths=target_lengths, neg_log_likelihood=neg_log_likelihood._data, log_alpha=log_alpha._data, blank=blank, zero_infinity=zero_infinity), device)
+    return result
 
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
@@ -7083,6 +8103,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
     return _native_group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
 
 
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
+    """instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor"""
+    return _native_instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled)
+
+
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor"""
     return _native_rms_norm(input, normalized_shape, weight, eps)
@@ -7091,6 +8116,122 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
     """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor"""
     return _native_scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _thnn_fused_lstm_cell(input_gates, hidden_gates, cx, input_bias=None, hidden_bias=None):
+    """_thnn_fused_lstm_cell(Tensor input_gates, Tensor hidden_gates, Tensor cx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor, Tensor)"""
+    device = _common_device('_thnn_fused_lstm_cell', input_gates, hidden_gates, cx, input_bias, hidden_bias)
+    result = tuple(_wrap(r, device) for r in _kernel(_K__thnn_fused_lstm_cell, device, '_thnn_fused_lstm_cell')(input_gates=input_gates._data, hidden_gates=hidden_gates._data, cx=cx._data, input_bias=None if input_bias is None else input_bias._data, hidden_bias=None if hidden_bias is None else hidden_bias._data))
+    if _GRAD.enabled and (input_gates._rg or hidden_gates._rg or cx._rg or (input_bias is not None and input_bias._rg) or (hidden_bias is not None and hidden_bias._rg)):
+        node = ThnnFusedLstmCellBackward0()
+        _connect(node, (input_gates, hidden_gates, cx, input_bias, hidden_bias))
+        node._saved_input_gates_ = _Saved(input_gates, False)
+        node._saved_hidden_gates_ = _Saved(hidden_gates, False)
+        node._saved_cx_ = _Saved(cx, False)
+        node._saved_input_bias_ = _Saved(input_bias, False)
+        node._saved_hidden_bias_ = _Saved(hidden_bias, False)
+        node._num_outputs = 3
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        _set_history(result[1], node, 1)
+        node._saved_result1_ = _Saved(result[1], True)
+        node._saved_result2_ = _Saved(result[2], True)
+    return result
+
+
+def _thnn_fused_lstm_cell_backward_impl(grad_hy, grad_cy, cx, cy, workspace, has_bias):
+    """_thnn_fused_lstm_cell_backward_impl(Tensor? grad_hy, Tensor? grad_cy, Tensor cx, Tensor cy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor)"""
+    device = _common_device('_thnn_fused_lstm_cell_backward_impl', grad_hy, grad_cy, cx, cy, workspace)
+    result = tuple(_wrap(r, device) for r in _kernel(_K__thnn_fused_lstm_cell_backward_impl, device, '_thnn_fused_lstm_cell_backward_impl')(grad_hy=None if grad_hy is None else grad_hy._data, grad_cy=None if grad_cy is None else grad_cy._data, cx=cx._data, cy=cy._data, workspace=workspace._data, has_bias=has_bias))
+    return result
+
+
+def _thnn_fused_gru_cell(input_gates, hidden_gates, hx, input_bias=None, hidden_bias=None):
+    """_thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor)"""
+    device = _common_device('_thnn_fused_gru_cell', input_gates, hidden_gates, hx, input_bias, hidden_bias)
+    result = tuple(_wrap(r, device) for r in _kernel(_K__thnn_fused_gru_cell, device, '_thnn_fused_gru_cell')(input_gates=input_gates._data, hidden_gates=hidden_gates._data, hx=hx._data, input_bias=None if input_bias is None else input_bias._data, hidden_bias=None if hidden_bias is None else hidden_bias._data))
+    if _GRAD.enabled and (input_gates._rg or hidden_gates._rg or hx._rg or (input_bias is not None and input_bias._rg) or (hidden_bias is not None and hidden_bias._rg)):
+        node = ThnnFusedGruCellBackward0()
+        _connect(node, (input_gates, hidden_gates, hx, input_bias, hidden_bias))
+        node._saved_input_gates_ = _Saved(input_gates, False)
+        node._saved_hidden_gates_ = _Saved(hidden_gates, False)
+        node._saved_hx_ = _Saved(hx, False)
+        node._saved_input_bias_ = _Saved(input_bias, False)
+        node._saved_hidden_bias_ = _Saved(hidden_bias, False)
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        node._saved_result1_ = _Saved(result[1], True)
+    return result
+
+
+def _thnn_fused_gru_cell_backward(grad_hy, workspace, has_bias):
+    """_thnn_fused_gru_cell_backward(Tensor grad_hy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor, Tensor, Tensor)"""
+    device = grad_hy._device
+    if workspace._device is not device:
+        device = _common_device('_thnn_fused_gru_cell_backward', grad_hy, workspace)
+    result = tuple(_wrap(r, device) for r in _kernel(_K__thnn_fused_gru_cell_backward, device, '_thnn_fused_gru_cell_backward')(grad_hy=grad_hy._data, workspace=workspace._data, has_bias=has_bias))
+    return result
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)"""
+    return _native_lstm_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor"""
+    return _native_gru_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor"""
+    return _native_rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor"""
+    return _native_rnn_relu_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def lstm_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)"""
+    return _native_lstm_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+
+
+def lstm_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
+    """lstm.data(Tensor data, Tensor batch_sizes, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor, Tensor)"""
+    return _native_lstm_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+
+
+def gru_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)"""
+    return _native_gru_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+
+
+def gru_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
+    """gru.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)"""
+    return _native_gru_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+
+
+def rnn_tanh_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)"""
+    return _native_rnn_tanh_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+
+
+def rnn_tanh_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
+    """rnn_tanh.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)"""
+    return _native_rnn_tanh_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+
+
+def rnn_relu_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    """rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)"""
+    return _native_rnn_relu_input(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+
+
+def rnn_relu_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
+    """rnn_relu.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)"""
+    return _native_rnn_relu_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
 
 
 def linalg_solve(A, B, left=True):
@@ -7445,4 +8586,297 @@ def fft_fftshift(self, dim=None):
 def fft_ifftshift(self, dim=None):
     """fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor"""
     return _native_fft_ifftshift(self, dim)
+
+
+def _fft_r2c(self, dim, normalization, onesided):
+    """_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K__fft_r2c, device, '_fft_r2c')(self=self._data, dim=dim, normalization=normalization, onesided=onesided), device)
+    if _GRAD.enabled and self._rg:
+        node = FftR2CBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Meta(self)
+        node._saved_dim = dim
+        node._saved_normalization = normalization
+        node._saved_onesided = onesided
+        _set_history(result, node)
+    return result
+
+
+def _fft_c2r(self, dim, normalization, last_dim_size):
+    """_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K__fft_c2r, device, '_fft_c2r')(self=self._data, dim=dim, normalization=normalization, last_dim_size=last_dim_size), device)
+    if _GRAD.enabled and self._rg:
+        node = FftC2RBackward0()
+        _connect(node, (self,))
+        node._saved_dim = dim
+        node._saved_normalization = normalization
+        _set_history(result, node)
+    return result
+
+
+def _fft_c2c(self, dim, normalization, forward):
+    """_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor"""
+    device = self._device
+    result = _wrap(_kernel(_K__fft_c2c, device, '_fft_c2c')(self=self._data, dim=dim, normalization=normalization, forward=forward), device)
+    if _GRAD.enabled and self._rg:
+        node = FftC2CBackward0()
+        _connect(node, (self,))
+        node._saved_dim = dim
+        node._saved_normalization = normalization
+        node._saved_forward = forward
+        _set_history(result, node)
+    return result
+
+
+def fft_fft(self, n=None, dim=-1, norm=None):
+    """fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    return _native_fft_fft(self, n, dim, norm)
+
+
+def fft_fft_out(self, n=None, dim=-1, norm=None, *, out):
+    """fft_fft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_fft')
+    return _write_out('fft_fft', out, fft_fft(self, n, dim, norm))
+
+
+def fft_ifft(self, n=None, dim=-1, norm=None):
+    """fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    return _native_fft_ifft(self, n, dim, norm)
+
+
+def fft_ifft_out(self, n=None, dim=-1, norm=None, *, out):
+    """fft_ifft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_ifft')
+    return _write_out('fft_ifft', out, fft_ifft(self, n, dim, norm))
+
+
+def fft_rfft(self, n=None, dim=-1, norm=None):
+    """fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    return _native_fft_rfft(self, n, dim, norm)
+
+
+def fft_rfft_out(self, n=None, dim=-1, norm=None, *, out):
+    """fft_rfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_rfft')
+    return _write_out('fft_rfft', out, fft_rfft(self, n, dim, norm))
+
+
+def fft_irfft(self, n=None, dim=-1, norm=None):
+    """fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    return _native_fft_irfft(self, n, dim, norm)
+
+
+def fft_irfft_out(self, n=None, dim=-1, norm=None, *, out):
+    """fft_irfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_irfft')
+    return _write_out('fft_irfft', out, fft_irfft(self, n, dim, norm))
+
+
+def fft_hfft(self, n=None, dim=-1, norm=None):
+    """fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    return _native_fft_hfft(self, n, dim, norm)
+
+
+def fft_hfft_out(self, n=None, dim=-1, norm=None, *, out):
+    """fft_hfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_hfft')
+    return _write_out('fft_hfft', out, fft_hfft(self, n, dim, norm))
+
+
+def fft_ihfft(self, n=None, dim=-1, norm=None):
+    """fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    return _native_fft_ihfft(self, n, dim, norm)
+
+
+def fft_ihfft_out(self, n=None, dim=-1, norm=None, *, out):
+    """fft_ihfft.out(Tensor self, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_ihfft')
+    return _write_out('fft_ihfft', out, fft_ihfft(self, n, dim, norm))
+
+
+def fft_fft2(self, s=None, dim=(-2,-1), norm=None):
+    """fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    return _native_fft_fftn(self, s, dim, norm)
+
+
+def fft_fft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
+    """fft_fft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_fft2')
+    return _write_out('fft_fft2', out, fft_fft2(self, s, dim, norm))
+
+
+def fft_fftn(self, s=None, dim=None, norm=None):
+    """fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    return _native_fft_fftn(self, s, dim, norm)
+
+
+def fft_fftn_out(self, s=None, dim=None, norm=None, *, out):
+    """fft_fftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_fftn')
+    return _write_out('fft_fftn', out, fft_fftn(self, s, dim, norm))
+
+
+def fft_ifft2(self, s=None, dim=(-2,-1), norm=None):
+    """fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    return _native_fft_ifftn(self, s, dim, norm)
+
+
+def fft_ifft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
+    """fft_ifft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_ifft2')
+    return _write_out('fft_ifft2', out, fft_ifft2(self, s, dim, norm))
+
+
+def fft_ifftn(self, s=None, dim=None, norm=None):
+    """fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    return _native_fft_ifftn(self, s, dim, norm)
+
+
+def fft_ifftn_out(self, s=None, dim=None, norm=None, *, out):
+    """fft_ifftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_ifftn')
+    return _write_out('fft_ifftn', out, fft_ifftn(self, s, dim, norm))
+
+
+def fft_rfft2(self, s=None, dim=(-2,-1), norm=None):
+    """fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    return _native_fft_rfftn(self, s, dim, norm)
+
+
+def fft_rfft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
+    """fft_rfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_rfft2')
+    return _write_out('fft_rfft2', out, fft_rfft2(self, s, dim, norm))
+
+
+def fft_rfftn(self, s=None, dim=None, norm=None):
+    """fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    return _native_fft_rfftn(self, s, dim, norm)
+
+
+def fft_rfftn_out(self, s=None, dim=None, norm=None, *, out):
+    """fft_rfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_rfftn')
+    return _write_out('fft_rfftn', out, fft_rfftn(self, s, dim, norm))
+
+
+def fft_irfft2(self, s=None, dim=(-2,-1), norm=None):
+    """fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    return _native_fft_irfftn(self, s, dim, norm)
+
+
+def fft_irfft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
+    """fft_irfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_irfft2')
+    return _write_out('fft_irfft2', out, fft_irfft2(self, s, dim, norm))
+
+
+def fft_irfftn(self, s=None, dim=None, norm=None):
+    """fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    return _native_fft_irfftn(self, s, dim, norm)
+
+
+def fft_irfftn_out(self, s=None, dim=None, norm=None, *, out):
+    """fft_irfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_irfftn')
+    return _write_out('fft_irfftn', out, fft_irfftn(self, s, dim, norm))
+
+
+def fft_hfft2(self, s=None, dim=(-2,-1), norm=None):
+    """fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    return _native_fft_hfftn(self, s, dim, norm)
+
+
+def fft_hfft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
+    """fft_hfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_hfft2')
+    return _write_out('fft_hfft2', out, fft_hfft2(self, s, dim, norm))
+
+
+def fft_hfftn(self, s=None, dim=None, norm=None):
+    """fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    return _native_fft_hfftn(self, s, dim, norm)
+
+
+def fft_hfftn_out(self, s=None, dim=None, norm=None, *, out):
+    """fft_hfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_hfftn')
+    return _write_out('fft_hfftn', out, fft_hfftn(self, s, dim, norm))
+
+
+def fft_ihfft2(self, s=None, dim=(-2,-1), norm=None):
+    """fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    return _native_fft_ihfftn(self, s, dim, norm)
+
+
+def fft_ihfft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
+    """fft_ihfft2.out(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_ihfft2')
+    return _write_out('fft_ihfft2', out, fft_ihfft2(self, s, dim, norm))
+
+
+def fft_ihfftn(self, s=None, dim=None, norm=None):
+    """fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    return _native_fft_ihfftn(self, s, dim, norm)
+
+
+def fft_ihfftn_out(self, s=None, dim=None, norm=None, *, out):
+    """fft_ihfftn.out(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and self._rg:
+        _out_of_autograd('fft_ihfftn')
+    return _write_out('fft_ihfftn', out, fft_ihfftn(self, s, dim, norm))
+
+
+def hann_window(window_length, periodic=True, dtype=None, layout=None, device=None, pin_memory=None):
+    """hann_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_hann_window(window_length, periodic, dtype, layout, device, pin_memory)
+
+
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, dtype=None, layout=None, device=None, pin_memory=None):
+    """hamming_window(int window_length, bool periodic=True, float alpha=0.54, float beta=0.46, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_hamming_window(window_length, periodic, alpha, beta, dtype, layout, device, pin_memory)
+
+
+def blackman_window(window_length, periodic=True, dtype=None, layout=None, device=None, pin_memory=None):
+    """blackman_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_blackman_window(window_length, periodic, dtype, layout, device, pin_memory)
+
+
+def bartlett_window(window_length, periodic=True, dtype=None, layout=None, device=None, pin_memory=None):
+    """bartlett_window(int window_length, bool periodic=True, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_bartlett_window(window_length, periodic, dtype, layout, device, pin_memory)
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, dtype=None, layout=None, device=None, pin_memory=None):
+    """kaiser_window(int window_length, bool periodic=True, float beta=12.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    return _native_kaiser_window(window_length, periodic, beta, dtype, layout, device, pin_memory)
+
+
+def stft_center(self, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect", normalized=False, onesided=None, return_complex=None, align_to_window=None):
+    """stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor"""
+    return _native_stft(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex, align_to_window)
+
+
+def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False):
+    """istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor"""
+    return _native_istft(self, n_fft, hop_length, win_length, window, center, normalized, onesided, length, return_complex)
 

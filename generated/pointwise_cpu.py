@@ -10,319 +10,327 @@ import numpy as _np
 from yaten.kernels.cpu.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: d2cf926b9783993f237aae2ca8bcef1599dab31fc5f59d28e472148812020d47
+# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: df4c67f228ecb614cfb689c696d9553305146fa8033a756897b9a3e5a81a8028
 
 
 def neg_kernel(self):  # spec/native_functions.yaml:6
     return -self
 
 
-def abs_kernel(self):  # spec/native_functions.yaml:15
+def abs_kernel(self):  # spec/native_functions.yaml:16
     return abs(self)
 
 
-def sign_kernel(self):  # spec/native_functions.yaml:25
+def sign_kernel(self):  # spec/native_functions.yaml:28
     return sign(self)
 
 
-def exp_kernel(self):  # spec/native_functions.yaml:32
+def exp_kernel(self):  # spec/native_functions.yaml:35
     return exp(self)
 
 
-def expm1_kernel(self):  # spec/native_functions.yaml:40
+def expm1_kernel(self):  # spec/native_functions.yaml:44
     return expm1(self)
 
 
-def log_kernel(self):  # spec/native_functions.yaml:49
+def log_kernel(self):  # spec/native_functions.yaml:54
     return log(self)
 
 
-def log2_kernel(self):  # spec/native_functions.yaml:57
+def log2_kernel(self):  # spec/native_functions.yaml:63
     return log2(self)
 
 
-def log10_kernel(self):  # spec/native_functions.yaml:65
+def log10_kernel(self):  # spec/native_functions.yaml:72
     return log10(self)
 
 
-def log1p_kernel(self):  # spec/native_functions.yaml:73
+def log1p_kernel(self):  # spec/native_functions.yaml:81
     return log1p(self)
 
 
-def sqrt_kernel(self):  # spec/native_functions.yaml:82
+def sqrt_kernel(self):  # spec/native_functions.yaml:91
     return sqrt(self)
 
 
-def rsqrt_kernel(self):  # spec/native_functions.yaml:90
+def rsqrt_kernel(self):  # spec/native_functions.yaml:100
     return rsqrt(self)
 
 
-def reciprocal_kernel(self):  # spec/native_functions.yaml:98
+def reciprocal_kernel(self):  # spec/native_functions.yaml:109
     return reciprocal(self)
 
 
-def sin_kernel(self):  # spec/native_functions.yaml:106
+def sin_kernel(self):  # spec/native_functions.yaml:118
     return sin(self)
 
 
-def cos_kernel(self):  # spec/native_functions.yaml:114
+def cos_kernel(self):  # spec/native_functions.yaml:127
     return cos(self)
 
 
-def tan_kernel(self):  # spec/native_functions.yaml:122
+def tan_kernel(self):  # spec/native_functions.yaml:136
     return tan(self)
 
 
-def atan_kernel(self):  # spec/native_functions.yaml:130
+def atan_kernel(self):  # spec/native_functions.yaml:145
     return atan(self)
 
 
-def tanh_kernel(self):  # spec/native_functions.yaml:140
+def tanh_kernel(self):  # spec/native_functions.yaml:156
     return tanh(self)
 
 
-def bitwise_and_Tensor_kernel(self, other):  # spec/native_functions.yaml:149
+def bitwise_and_Tensor_kernel(self, other):  # spec/native_functions.yaml:166
     return self & other
 
 
-def bitwise_and_Scalar_kernel(self, other):  # spec/native_functions.yaml:157
+def bitwise_and_Scalar_kernel(self, other):  # spec/native_functions.yaml:174
     return self & other
 
 
-def bitwise_or_Tensor_kernel(self, other):  # spec/native_functions.yaml:163
+def bitwise_or_Tensor_kernel(self, other):  # spec/native_functions.yaml:180
     return self | other
 
 
-def bitwise_or_Scalar_kernel(self, other):  # spec/native_functions.yaml:171
+def bitwise_or_Scalar_kernel(self, other):  # spec/native_functions.yaml:188
     return self | other
 
 
-def bitwise_xor_Tensor_kernel(self, other):  # spec/native_functions.yaml:177
+def bitwise_xor_Tensor_kernel(self, other):  # spec/native_functions.yaml:194
     return self ^ other
 
 
-def bitwise_xor_Scalar_kernel(self, other):  # spec/native_functions.yaml:185
+def bitwise_xor_Scalar_kernel(self, other):  # spec/native_functions.yaml:202
     return self ^ other
 
 
-def bitwise_left_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:191
+def bitwise_left_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:208
     return lshift(self, other)
 
 
-def bitwise_left_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:199
+def bitwise_left_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:216
     return lshift(self, other)
 
 
-def bitwise_left_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:205
+def bitwise_left_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:222
     return lshift(self, other)
 
 
-def bitwise_right_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:209
+def bitwise_right_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:226
     return rshift(self, other)
 
 
-def bitwise_right_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:217
+def bitwise_right_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:234
     return rshift(self, other)
 
 
-def bitwise_right_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:223
+def bitwise_right_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:240
     return rshift(self, other)
 
 
-def heaviside_kernel(self, values):  # spec/native_functions.yaml:227
+def heaviside_kernel(self, values):  # spec/native_functions.yaml:244
     return values if self == 0 else (self > 0) * 1
 
 
-def erfinv_kernel(self):  # spec/native_functions.yaml:282
+def erfinv_kernel(self):  # spec/native_functions.yaml:299
     return erfinv(self)
 
 
-def fmax_kernel(self, other):  # spec/native_functions.yaml:292
+def i0_kernel(self):  # spec/native_functions.yaml:308
+    return i0(self)
+
+
+def special_i1_kernel(self):  # spec/native_functions.yaml:317
+    return i1(self)
+
+
+def fmax_kernel(self, other):  # spec/native_functions.yaml:323
     return other if self != self else (self if other != other else maximum(self, other))
 
 
-def fmin_kernel(self, other):  # spec/native_functions.yaml:297
+def fmin_kernel(self, other):  # spec/native_functions.yaml:328
     return other if self != self else (self if other != other else minimum(self, other))
 
 
-def isposinf_kernel(self):  # spec/native_functions.yaml:302
+def isposinf_kernel(self):  # spec/native_functions.yaml:333
     return isinf(self) and self > 0
 
 
-def isneginf_kernel(self):  # spec/native_functions.yaml:308
+def isneginf_kernel(self):  # spec/native_functions.yaml:339
     return isinf(self) and self < 0
 
 
-def asin_kernel(self):  # spec/native_functions.yaml:315
+def asin_kernel(self):  # spec/native_functions.yaml:346
     return asin(self)
 
 
-def acos_kernel(self):  # spec/native_functions.yaml:325
+def acos_kernel(self):  # spec/native_functions.yaml:357
     return acos(self)
 
 
-def sinh_kernel(self):  # spec/native_functions.yaml:335
+def sinh_kernel(self):  # spec/native_functions.yaml:368
     return sinh(self)
 
 
-def cosh_kernel(self):  # spec/native_functions.yaml:343
+def cosh_kernel(self):  # spec/native_functions.yaml:377
     return cosh(self)
 
 
-def asinh_kernel(self):  # spec/native_functions.yaml:351
+def asinh_kernel(self):  # spec/native_functions.yaml:386
     return asinh(self)
 
 
-def acosh_kernel(self):  # spec/native_functions.yaml:361
+def acosh_kernel(self):  # spec/native_functions.yaml:397
     return acosh(self)
 
 
-def atanh_kernel(self):  # spec/native_functions.yaml:371
+def atanh_kernel(self):  # spec/native_functions.yaml:408
     return atanh(self)
 
 
-def erfc_kernel(self):  # spec/native_functions.yaml:381
+def erfc_kernel(self):  # spec/native_functions.yaml:419
     return erfc(self)
 
 
-def lgamma_kernel(self):  # spec/native_functions.yaml:390
+def lgamma_kernel(self):  # spec/native_functions.yaml:428
     return lgamma(self)
 
 
-def exp2_kernel(self):  # spec/native_functions.yaml:399
+def exp2_kernel(self):  # spec/native_functions.yaml:437
     return pow(2.0, self)
 
 
-def sinc_kernel(self):  # spec/native_functions.yaml:408
+def sinc_kernel(self):  # spec/native_functions.yaml:447
     return sinc(self)
 
 
-def deg2rad_kernel(self):  # spec/native_functions.yaml:417
+def deg2rad_kernel(self):  # spec/native_functions.yaml:457
     return self * 0.017453292519943295
 
 
-def rad2deg_kernel(self):  # spec/native_functions.yaml:425
+def rad2deg_kernel(self):  # spec/native_functions.yaml:465
     return self * 57.29577951308232
 
 
-def frac_kernel(self):  # spec/native_functions.yaml:433
+def frac_kernel(self):  # spec/native_functions.yaml:473
     return frac(self)
 
 
-def sgn_kernel(self):  # spec/native_functions.yaml:441
+def sgn_kernel(self):  # spec/native_functions.yaml:481
     return sign(self)
 
 
-def digamma_kernel(self):  # spec/native_functions.yaml:448
+def digamma_kernel(self):  # spec/native_functions.yaml:489
     return digamma(self)
 
 
-def polygamma_kernel(n, self):  # spec/native_functions.yaml:457
+def polygamma_kernel(n, self):  # spec/native_functions.yaml:498
     return polygamma(n, self)
 
 
-def signbit_kernel(self):  # spec/native_functions.yaml:464
+def signbit_kernel(self):  # spec/native_functions.yaml:518
     return signbit(self)
 
 
-def hypot_kernel(self, other):  # spec/native_functions.yaml:470
+def hypot_kernel(self, other):  # spec/native_functions.yaml:524
     return hypot(self, other)
 
 
-def logaddexp_kernel(self, other):  # spec/native_functions.yaml:478
+def logaddexp_kernel(self, other):  # spec/native_functions.yaml:532
     return logaddexp(self, other)
 
 
-def logaddexp2_kernel(self, other):  # spec/native_functions.yaml:484
+def logaddexp2_kernel(self, other):  # spec/native_functions.yaml:539
     return logaddexp2(self, other)
 
 
-def xlogy_Tensor_kernel(self, other):  # spec/native_functions.yaml:490
+def xlogy_Tensor_kernel(self, other):  # spec/native_functions.yaml:545
     return xlogy(self, other)
 
 
-def xlogy_Scalar_Self_kernel(self, other):  # spec/native_functions.yaml:499
+def xlogy_Scalar_Self_kernel(self, other):  # spec/native_functions.yaml:554
     return xlogy(self, other)
 
 
-def xlogy_Scalar_Other_kernel(self, other):  # spec/native_functions.yaml:503
+def xlogy_Scalar_Other_kernel(self, other):  # spec/native_functions.yaml:558
     return xlogy(self, other)
 
 
-def copysign_Tensor_kernel(self, other):  # spec/native_functions.yaml:509
+def copysign_Tensor_kernel(self, other):  # spec/native_functions.yaml:564
     return copysign(self, other)
 
 
-def copysign_Scalar_kernel(self, other):  # spec/native_functions.yaml:517
+def copysign_Scalar_kernel(self, other):  # spec/native_functions.yaml:572
     return copysign(self, other)
 
 
-def sigmoid_kernel(self):  # spec/native_functions.yaml:523
+def sigmoid_kernel(self):  # spec/native_functions.yaml:578
     return sigmoid(self)
 
 
-def relu_kernel(self):  # spec/native_functions.yaml:532
+def relu_kernel(self):  # spec/native_functions.yaml:588
     return relu(self)
 
 
-def silu_kernel(self):  # spec/native_functions.yaml:539
+def silu_kernel(self):  # spec/native_functions.yaml:595
     return silu(self)
 
 
-def erf_kernel(self):  # spec/native_functions.yaml:548
+def erf_kernel(self):  # spec/native_functions.yaml:605
     return erf(self)
 
 
-def floor_kernel(self):  # spec/native_functions.yaml:557
+def floor_kernel(self):  # spec/native_functions.yaml:614
     return floor(self)
 
 
-def ceil_kernel(self):  # spec/native_functions.yaml:565
+def ceil_kernel(self):  # spec/native_functions.yaml:622
     return ceil(self)
 
 
-def round_kernel(self):  # spec/native_functions.yaml:573
+def round_kernel(self):  # spec/native_functions.yaml:630
     return round(self)
 
 
-def trunc_kernel(self):  # spec/native_functions.yaml:586
+def trunc_kernel(self):  # spec/native_functions.yaml:643
     return trunc(self)
 
 
-def isnan_kernel(self):  # spec/native_functions.yaml:596
+def isnan_kernel(self):  # spec/native_functions.yaml:653
     return isnan(self)
 
 
-def isinf_kernel(self):  # spec/native_functions.yaml:600
+def isinf_kernel(self):  # spec/native_functions.yaml:658
     return isinf(self)
 
 
-def isfinite_kernel(self):  # spec/native_functions.yaml:604
+def isfinite_kernel(self):  # spec/native_functions.yaml:663
     return isfinite(self)
 
 
-def logical_not_kernel(self):  # spec/native_functions.yaml:608
+def logical_not_kernel(self):  # spec/native_functions.yaml:668
     return self == 0
 
 
-def bitwise_not_kernel(self):  # spec/native_functions.yaml:612
+def bitwise_not_kernel(self):  # spec/native_functions.yaml:675
     return ~self
 
 
-def _gelu_erf_kernel(self):  # spec/native_functions.yaml:620
+def _gelu_erf_kernel(self):  # spec/native_functions.yaml:683
     return gelu_erf(self)
 
 
-def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:625
+def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:688
     return gelu_tanh(self)
 
 
-def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:640
+def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:707
     return self + alpha * other
 add_Tensor_kernel_unit_alpha = _np.add  # the same, for alpha == 1: self + other
 
 
-def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:647
+def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:715
     return self + alpha * other
 
 
@@ -330,12 +338,12 @@ def add_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self + other
 
 
-def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:653
+def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:722
     return self - alpha * other
 sub_Tensor_kernel_unit_alpha = _np.subtract  # the same, for alpha == 1: self - other
 
 
-def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:662
+def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:732
     return self - alpha * other
 
 
@@ -343,178 +351,186 @@ def sub_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self - other
 
 
-mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:668: self * other
+mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:739: self * other
 
 
-def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:677
+def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:749
     return self * other
 
 
-def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:683
+def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:756
     return truediv(self, other)
 
 
-def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:693
+def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:767
     return truediv(self, other)
 
 
-def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:700
+def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:775
     return fmod_py(self, other)
 
 
-def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:706
+def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:781
     return fmod_py(self, other)
 
 
-def floor_divide_kernel(self, other):  # spec/native_functions.yaml:711
+def floor_divide_kernel(self, other):  # spec/native_functions.yaml:786
     return floordiv(self, other)
 
 
-def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:717
+def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:792
     return floordiv(self, other)
 
 
-def fmod_Tensor_kernel(self, other):  # spec/native_functions.yaml:722
+def fmod_Tensor_kernel(self, other):  # spec/native_functions.yaml:797
     return fmod(self, other)
 
 
-def fmod_Scalar_kernel(self, other):  # spec/native_functions.yaml:728
+def fmod_Scalar_kernel(self, other):  # spec/native_functions.yaml:803
     return fmod(self, other)
 
 
-def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:733
+def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:808
     return pow(self, exponent)
 
 
-def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:739
+def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:815
     return pow(self, exponent)
 
 
-def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:745
+def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:822
     return pow(self, exponent)
 
 
-def maximum_kernel(self, other):  # spec/native_functions.yaml:749
+def maximum_kernel(self, other):  # spec/native_functions.yaml:827
     return maximum(self, other)
 
 
-def minimum_kernel(self, other):  # spec/native_functions.yaml:754
+def minimum_kernel(self, other):  # spec/native_functions.yaml:832
     return minimum(self, other)
 
 
-def atan2_kernel(self, other):  # spec/native_functions.yaml:759
+def atan2_kernel(self, other):  # spec/native_functions.yaml:837
     return atan2(self, other)
 
 
-def clamp_min_kernel(self, min):  # spec/native_functions.yaml:767
+def clamp_min_kernel(self, min):  # spec/native_functions.yaml:845
     return maximum(self, min)
 
 
-def clamp_min_Tensor_kernel(self, min):  # spec/native_functions.yaml:773
+def clamp_min_Tensor_kernel(self, min):  # spec/native_functions.yaml:851
     return maximum(self, min)
 
 
-def clamp_max_kernel(self, max):  # spec/native_functions.yaml:776
+def clamp_max_kernel(self, max):  # spec/native_functions.yaml:854
     return minimum(self, max)
 
 
-def clamp_max_Tensor_kernel(self, max):  # spec/native_functions.yaml:782
+def clamp_max_Tensor_kernel(self, max):  # spec/native_functions.yaml:860
     return minimum(self, max)
 
 
-def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:785
+def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:863
     return self + weight * (end - self)
 
 
-def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:792
+def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:871
     return self + weight * (end - self)
 
 
-def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:796
+def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:876
     return self + value * tensor1 * tensor2
 
 
-def addcdiv_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:802
-    return self + value * tensor1 / tensor2
+def addcdiv_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:883
+    return self + value * truediv(tensor1, tensor2)
 
 
-def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:820
+def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:902
     return self == other
 
 
-def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:824
+def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:909
     return self == other
 
 
-def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:828
+def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:916
     return self != other
 
 
-def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:833
+def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:925
     return self != other
 
 
-def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:837
+def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:932
     return self < other
 
 
-def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:842
+def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:940
     return self < other
 
 
-def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:846
+def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:946
     return self <= other
 
 
-def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:851
+def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:954
     return self <= other
 
 
-def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:855
+def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:960
     return self > other
 
 
-def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:860
+def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:968
     return self > other
 
 
-def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:864
+def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:974
     return self >= other
 
 
-def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:869
+def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:982
     return self >= other
 
 
-def logical_and_kernel(self, other):  # spec/native_functions.yaml:873
+def gcd_kernel(self, other):  # spec/native_functions.yaml:1066
+    return gcd(self, other)
+
+
+def lcm_kernel(self, other):  # spec/native_functions.yaml:1074
+    return lcm(self, other)
+
+
+def logical_and_kernel(self, other):  # spec/native_functions.yaml:1082
     return (self != 0) and (other != 0)
 
 
-def logical_or_kernel(self, other):  # spec/native_functions.yaml:877
+def logical_or_kernel(self, other):  # spec/native_functions.yaml:1089
     return (self != 0) or (other != 0)
 
 
-def logical_xor_kernel(self, other):  # spec/native_functions.yaml:881
+def logical_xor_kernel(self, other):  # spec/native_functions.yaml:1096
     return logical_xor(self, other)
 
 
-def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:885
+def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:1103
     return where(condition, self, other)
 
 
-def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:889
+def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:1108
     return where(condition, self, other)
 
 
-def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:893
+def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:1113
     return where(condition, self, other)
 
 
-def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:1997
+def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:2412
     return self if self > 0 else self * negative_slope
 
 
-def elu_kernel(self, alpha):  # spec/native_functions.yaml:2005
+def elu_kernel(self, alpha):  # spec/native_functions.yaml:2420
     return self if self > 0 else alpha * expm1(self)
 
 
@@ -522,45 +538,45 @@ def elu_kernel_unit_alpha(self):  # the same, for alpha == 1
     return self if self > 0 else expm1(self)
 
 
-def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:2013
+def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:2428
     return self if self * beta > threshold else log1p(exp(self * beta)) / beta
 
 
-def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:2019
+def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:2434
     return minimum(maximum(self, min_val), max_val)
 
 
-def log_sigmoid_kernel(self):  # spec/native_functions.yaml:2027
+def log_sigmoid_kernel(self):  # spec/native_functions.yaml:2442
     return minimum(self, 0) - log1p(exp(-abs(self)))
 
 
-def hardswish_kernel(self):  # spec/native_functions.yaml:2033
+def hardswish_kernel(self):  # spec/native_functions.yaml:2448
     return self * minimum(maximum(self + 3, 0), 6) / 6
 
 
-def hardsigmoid_kernel(self):  # spec/native_functions.yaml:2041
+def hardsigmoid_kernel(self):  # spec/native_functions.yaml:2456
     return minimum(maximum(self + 3, 0), 6) / 6
 
 
-def mish_kernel(self):  # spec/native_functions.yaml:2049
+def mish_kernel(self):  # spec/native_functions.yaml:2464
     return self * tanh(self if self > 20 else log1p(exp(self)))
 
 
-def celu_kernel(self, alpha):  # spec/native_functions.yaml:2057
+def celu_kernel(self, alpha):  # spec/native_functions.yaml:2472
     return self if self > 0 else alpha * expm1(self / alpha)
 
 
-def selu_kernel(self):  # spec/native_functions.yaml:2063
+def selu_kernel(self):  # spec/native_functions.yaml:2478
     return 1.0507009873554804934193349852946 * (self if self > 0 else 1.6732632423543772848170429916717 * expm1(self))
 
 
-def threshold_kernel(self, threshold, value):  # spec/native_functions.yaml:2069
+def threshold_kernel(self, threshold, value):  # spec/native_functions.yaml:2484
     return value if self <= threshold else self
 
 
-def hardshrink_kernel(self, lambd):  # spec/native_functions.yaml:2077
+def hardshrink_kernel(self, lambd):  # spec/native_functions.yaml:2492
     return 0 if (self >= -lambd and self <= lambd) else self
 
 
-def softshrink_kernel(self, lambd):  # spec/native_functions.yaml:2083
+def softshrink_kernel(self, lambd):  # spec/native_functions.yaml:2498
     return self - lambd if self > lambd else (self + lambd if self < -lambd else self * 0)

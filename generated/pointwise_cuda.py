@@ -7,7 +7,7 @@ from numba import cuda
 from yaten.kernels.cuda.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: f5f1e34e7071e37634c62b1223b6635df5e2c16a4533eb6ea4352566935852c4
+# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: 9d0f0697ad23c50a82e705daa153e8652fe589a7318e936e67f21076832ea475
 
 
 @cuda.jit
@@ -18,938 +18,966 @@ def neg_kernel(out, self):  # spec/native_functions.yaml:6
 
 
 @cuda.jit
-def abs_kernel(out, self):  # spec/native_functions.yaml:15
+def abs_kernel(out, self):  # spec/native_functions.yaml:16
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = abs(self[i])
 
 
 @cuda.jit
-def sign_kernel(out, self):  # spec/native_functions.yaml:25
+def sign_kernel(out, self):  # spec/native_functions.yaml:28
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sign(self[i])
 
 
 @cuda.jit
-def exp_kernel(out, self):  # spec/native_functions.yaml:32
+def exp_kernel(out, self):  # spec/native_functions.yaml:35
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = exp(self[i])
 
 
 @cuda.jit
-def expm1_kernel(out, self):  # spec/native_functions.yaml:40
+def expm1_kernel(out, self):  # spec/native_functions.yaml:44
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = expm1(self[i])
 
 
 @cuda.jit
-def log_kernel(out, self):  # spec/native_functions.yaml:49
+def log_kernel(out, self):  # spec/native_functions.yaml:54
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log(self[i])
 
 
 @cuda.jit
-def log2_kernel(out, self):  # spec/native_functions.yaml:57
+def log2_kernel(out, self):  # spec/native_functions.yaml:63
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log2(self[i])
 
 
 @cuda.jit
-def log10_kernel(out, self):  # spec/native_functions.yaml:65
+def log10_kernel(out, self):  # spec/native_functions.yaml:72
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log10(self[i])
 
 
 @cuda.jit
-def log1p_kernel(out, self):  # spec/native_functions.yaml:73
+def log1p_kernel(out, self):  # spec/native_functions.yaml:81
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log1p(self[i])
 
 
 @cuda.jit
-def sqrt_kernel(out, self):  # spec/native_functions.yaml:82
+def sqrt_kernel(out, self):  # spec/native_functions.yaml:91
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sqrt(self[i])
 
 
 @cuda.jit
-def rsqrt_kernel(out, self):  # spec/native_functions.yaml:90
+def rsqrt_kernel(out, self):  # spec/native_functions.yaml:100
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rsqrt(self[i])
 
 
 @cuda.jit
-def reciprocal_kernel(out, self):  # spec/native_functions.yaml:98
+def reciprocal_kernel(out, self):  # spec/native_functions.yaml:109
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = reciprocal(self[i])
 
 
 @cuda.jit
-def sin_kernel(out, self):  # spec/native_functions.yaml:106
+def sin_kernel(out, self):  # spec/native_functions.yaml:118
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sin(self[i])
 
 
 @cuda.jit
-def cos_kernel(out, self):  # spec/native_functions.yaml:114
+def cos_kernel(out, self):  # spec/native_functions.yaml:127
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = cos(self[i])
 
 
 @cuda.jit
-def tan_kernel(out, self):  # spec/native_functions.yaml:122
+def tan_kernel(out, self):  # spec/native_functions.yaml:136
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tan(self[i])
 
 
 @cuda.jit
-def atan_kernel(out, self):  # spec/native_functions.yaml:130
+def atan_kernel(out, self):  # spec/native_functions.yaml:145
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan(self[i])
 
 
 @cuda.jit
-def tanh_kernel(out, self):  # spec/native_functions.yaml:140
+def tanh_kernel(out, self):  # spec/native_functions.yaml:156
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tanh(self[i])
 
 
 @cuda.jit
-def bitwise_and_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:149
+def bitwise_and_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:166
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] & other[i]
 
 
 @cuda.jit
-def bitwise_and_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:157
+def bitwise_and_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:174
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] & other
 
 
 @cuda.jit
-def bitwise_or_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:163
+def bitwise_or_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:180
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] | other[i]
 
 
 @cuda.jit
-def bitwise_or_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:171
+def bitwise_or_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:188
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] | other
 
 
 @cuda.jit
-def bitwise_xor_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:177
+def bitwise_xor_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:194
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] ^ other[i]
 
 
 @cuda.jit
-def bitwise_xor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:185
+def bitwise_xor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:202
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] ^ other
 
 
 @cuda.jit
-def bitwise_left_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:191
+def bitwise_left_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:208
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lshift(self[i], other[i])
 
 
 @cuda.jit
-def bitwise_left_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:199
+def bitwise_left_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:216
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lshift(self[i], other)
 
 
 @cuda.jit
-def bitwise_left_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:205
+def bitwise_left_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:222
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lshift(self, other[i])
 
 
 @cuda.jit
-def bitwise_right_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:209
+def bitwise_right_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:226
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rshift(self[i], other[i])
 
 
 @cuda.jit
-def bitwise_right_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:217
+def bitwise_right_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:234
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rshift(self[i], other)
 
 
 @cuda.jit
-def bitwise_right_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:223
+def bitwise_right_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:240
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rshift(self, other[i])
 
 
 @cuda.jit
-def heaviside_kernel(out, self, values):  # spec/native_functions.yaml:227
+def heaviside_kernel(out, self, values):  # spec/native_functions.yaml:244
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = values[i] if self[i] == 0 else (self[i] > 0) * 1
 
 
 @cuda.jit
-def erfinv_kernel(out, self):  # spec/native_functions.yaml:282
+def erfinv_kernel(out, self):  # spec/native_functions.yaml:299
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erfinv(self[i])
 
 
 @cuda.jit
-def fmax_kernel(out, self, other):  # spec/native_functions.yaml:292
+def i0_kernel(out, self):  # spec/native_functions.yaml:308
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = i0(self[i])
+
+
+@cuda.jit
+def special_i1_kernel(out, self):  # spec/native_functions.yaml:317
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = i1(self[i])
+
+
+@cuda.jit
+def fmax_kernel(out, self, other):  # spec/native_functions.yaml:323
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = other[i] if self[i] != self[i] else self[i] if other[i] != other[i] else maximum(self[i], other[i])
 
 
 @cuda.jit
-def fmin_kernel(out, self, other):  # spec/native_functions.yaml:297
+def fmin_kernel(out, self, other):  # spec/native_functions.yaml:328
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = other[i] if self[i] != self[i] else self[i] if other[i] != other[i] else minimum(self[i], other[i])
 
 
 @cuda.jit
-def isposinf_kernel(out, self):  # spec/native_functions.yaml:302
+def isposinf_kernel(out, self):  # spec/native_functions.yaml:333
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i]) and self[i] > 0
 
 
 @cuda.jit
-def isneginf_kernel(out, self):  # spec/native_functions.yaml:308
+def isneginf_kernel(out, self):  # spec/native_functions.yaml:339
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i]) and self[i] < 0
 
 
 @cuda.jit
-def asin_kernel(out, self):  # spec/native_functions.yaml:315
+def asin_kernel(out, self):  # spec/native_functions.yaml:346
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = asin(self[i])
 
 
 @cuda.jit
-def acos_kernel(out, self):  # spec/native_functions.yaml:325
+def acos_kernel(out, self):  # spec/native_functions.yaml:357
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = acos(self[i])
 
 
 @cuda.jit
-def sinh_kernel(out, self):  # spec/native_functions.yaml:335
+def sinh_kernel(out, self):  # spec/native_functions.yaml:368
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sinh(self[i])
 
 
 @cuda.jit
-def cosh_kernel(out, self):  # spec/native_functions.yaml:343
+def cosh_kernel(out, self):  # spec/native_functions.yaml:377
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = cosh(self[i])
 
 
 @cuda.jit
-def asinh_kernel(out, self):  # spec/native_functions.yaml:351
+def asinh_kernel(out, self):  # spec/native_functions.yaml:386
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = asinh(self[i])
 
 
 @cuda.jit
-def acosh_kernel(out, self):  # spec/native_functions.yaml:361
+def acosh_kernel(out, self):  # spec/native_functions.yaml:397
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = acosh(self[i])
 
 
 @cuda.jit
-def atanh_kernel(out, self):  # spec/native_functions.yaml:371
+def atanh_kernel(out, self):  # spec/native_functions.yaml:408
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atanh(self[i])
 
 
 @cuda.jit
-def erfc_kernel(out, self):  # spec/native_functions.yaml:381
+def erfc_kernel(out, self):  # spec/native_functions.yaml:419
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erfc(self[i])
 
 
 @cuda.jit
-def lgamma_kernel(out, self):  # spec/native_functions.yaml:390
+def lgamma_kernel(out, self):  # spec/native_functions.yaml:428
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lgamma(self[i])
 
 
 @cuda.jit
-def exp2_kernel(out, self):  # spec/native_functions.yaml:399
+def exp2_kernel(out, self):  # spec/native_functions.yaml:437
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(2.0, self[i])
 
 
 @cuda.jit
-def sinc_kernel(out, self):  # spec/native_functions.yaml:408
+def sinc_kernel(out, self):  # spec/native_functions.yaml:447
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sinc(self[i])
 
 
 @cuda.jit
-def deg2rad_kernel(out, self):  # spec/native_functions.yaml:417
+def deg2rad_kernel(out, self):  # spec/native_functions.yaml:457
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * 0.017453292519943295
 
 
 @cuda.jit
-def rad2deg_kernel(out, self):  # spec/native_functions.yaml:425
+def rad2deg_kernel(out, self):  # spec/native_functions.yaml:465
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * 57.29577951308232
 
 
 @cuda.jit
-def frac_kernel(out, self):  # spec/native_functions.yaml:433
+def frac_kernel(out, self):  # spec/native_functions.yaml:473
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = frac(self[i])
 
 
 @cuda.jit
-def sgn_kernel(out, self):  # spec/native_functions.yaml:441
+def sgn_kernel(out, self):  # spec/native_functions.yaml:481
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sign(self[i])
 
 
 @cuda.jit
-def digamma_kernel(out, self):  # spec/native_functions.yaml:448
+def digamma_kernel(out, self):  # spec/native_functions.yaml:489
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = digamma(self[i])
 
 
 @cuda.jit
-def polygamma_kernel(out, n, self):  # spec/native_functions.yaml:457
+def polygamma_kernel(out, n, self):  # spec/native_functions.yaml:498
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = polygamma(n, self[i])
 
 
 @cuda.jit
-def signbit_kernel(out, self):  # spec/native_functions.yaml:464
+def signbit_kernel(out, self):  # spec/native_functions.yaml:518
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = signbit(self[i])
 
 
 @cuda.jit
-def hypot_kernel(out, self, other):  # spec/native_functions.yaml:470
+def hypot_kernel(out, self, other):  # spec/native_functions.yaml:524
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = hypot(self[i], other[i])
 
 
 @cuda.jit
-def logaddexp_kernel(out, self, other):  # spec/native_functions.yaml:478
+def logaddexp_kernel(out, self, other):  # spec/native_functions.yaml:532
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logaddexp(self[i], other[i])
 
 
 @cuda.jit
-def logaddexp2_kernel(out, self, other):  # spec/native_functions.yaml:484
+def logaddexp2_kernel(out, self, other):  # spec/native_functions.yaml:539
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logaddexp2(self[i], other[i])
 
 
 @cuda.jit
-def xlogy_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:490
+def xlogy_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:545
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = xlogy(self[i], other[i])
 
 
 @cuda.jit
-def xlogy_Scalar_Self_kernel(out, self, other):  # spec/native_functions.yaml:499
+def xlogy_Scalar_Self_kernel(out, self, other):  # spec/native_functions.yaml:554
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = xlogy(self, other[i])
 
 
 @cuda.jit
-def xlogy_Scalar_Other_kernel(out, self, other):  # spec/native_functions.yaml:503
+def xlogy_Scalar_Other_kernel(out, self, other):  # spec/native_functions.yaml:558
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = xlogy(self[i], other)
 
 
 @cuda.jit
-def copysign_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:509
+def copysign_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:564
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = copysign(self[i], other[i])
 
 
 @cuda.jit
-def copysign_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:517
+def copysign_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:572
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = copysign(self[i], other)
 
 
 @cuda.jit
-def sigmoid_kernel(out, self):  # spec/native_functions.yaml:523
+def sigmoid_kernel(out, self):  # spec/native_functions.yaml:578
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sigmoid(self[i])
 
 
 @cuda.jit
-def relu_kernel(out, self):  # spec/native_functions.yaml:532
+def relu_kernel(out, self):  # spec/native_functions.yaml:588
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = relu(self[i])
 
 
 @cuda.jit
-def silu_kernel(out, self):  # spec/native_functions.yaml:539
+def silu_kernel(out, self):  # spec/native_functions.yaml:595
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = silu(self[i])
 
 
 @cuda.jit
-def erf_kernel(out, self):  # spec/native_functions.yaml:548
+def erf_kernel(out, self):  # spec/native_functions.yaml:605
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erf(self[i])
 
 
 @cuda.jit
-def floor_kernel(out, self):  # spec/native_functions.yaml:557
+def floor_kernel(out, self):  # spec/native_functions.yaml:614
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floor(self[i])
 
 
 @cuda.jit
-def ceil_kernel(out, self):  # spec/native_functions.yaml:565
+def ceil_kernel(out, self):  # spec/native_functions.yaml:622
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = ceil(self[i])
 
 
 @cuda.jit
-def round_kernel(out, self):  # spec/native_functions.yaml:573
+def round_kernel(out, self):  # spec/native_functions.yaml:630
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = round(self[i])
 
 
 @cuda.jit
-def trunc_kernel(out, self):  # spec/native_functions.yaml:586
+def trunc_kernel(out, self):  # spec/native_functions.yaml:643
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = trunc(self[i])
 
 
 @cuda.jit
-def isnan_kernel(out, self):  # spec/native_functions.yaml:596
+def isnan_kernel(out, self):  # spec/native_functions.yaml:653
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isnan(self[i])
 
 
 @cuda.jit
-def isinf_kernel(out, self):  # spec/native_functions.yaml:600
+def isinf_kernel(out, self):  # spec/native_functions.yaml:658
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i])
 
 
 @cuda.jit
-def isfinite_kernel(out, self):  # spec/native_functions.yaml:604
+def isfinite_kernel(out, self):  # spec/native_functions.yaml:663
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isfinite(self[i])
 
 
 @cuda.jit
-def logical_not_kernel(out, self):  # spec/native_functions.yaml:608
+def logical_not_kernel(out, self):  # spec/native_functions.yaml:668
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == 0
 
 
 @cuda.jit
-def bitwise_not_kernel(out, self):  # spec/native_functions.yaml:612
+def bitwise_not_kernel(out, self):  # spec/native_functions.yaml:675
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = ~self[i]
 
 
 @cuda.jit
-def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:620
+def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:683
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_erf(self[i])
 
 
 @cuda.jit
-def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:625
+def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:688
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_tanh(self[i])
 
 
 @cuda.jit
-def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:640
+def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:707
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other[i]
 
 
 @cuda.jit
-def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:647
+def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:715
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other
 
 
 @cuda.jit
-def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:653
+def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:722
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other[i]
 
 
 @cuda.jit
-def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:662
+def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:732
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other
 
 
 @cuda.jit
-def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:668
+def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:739
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other[i]
 
 
 @cuda.jit
-def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:677
+def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:749
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other
 
 
 @cuda.jit
-def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:683
+def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:756
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other[i])
 
 
 @cuda.jit
-def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:693
+def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:767
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other)
 
 
 @cuda.jit
-def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:700
+def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:775
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other[i])
 
 
 @cuda.jit
-def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:706
+def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:781
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other)
 
 
 @cuda.jit
-def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:711
+def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:786
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other[i])
 
 
 @cuda.jit
-def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:717
+def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:792
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other)
 
 
 @cuda.jit
-def fmod_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:722
+def fmod_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:797
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod(self[i], other[i])
 
 
 @cuda.jit
-def fmod_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:728
+def fmod_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:803
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod(self[i], other)
 
 
 @cuda.jit
-def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:733
+def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:808
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent[i])
 
 
 @cuda.jit
-def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:739
+def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:815
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent)
 
 
 @cuda.jit
-def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:745
+def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:822
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self, exponent[i])
 
 
 @cuda.jit
-def maximum_kernel(out, self, other):  # spec/native_functions.yaml:749
+def maximum_kernel(out, self, other):  # spec/native_functions.yaml:827
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], other[i])
 
 
 @cuda.jit
-def minimum_kernel(out, self, other):  # spec/native_functions.yaml:754
+def minimum_kernel(out, self, other):  # spec/native_functions.yaml:832
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], other[i])
 
 
 @cuda.jit
-def atan2_kernel(out, self, other):  # spec/native_functions.yaml:759
+def atan2_kernel(out, self, other):  # spec/native_functions.yaml:837
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan2(self[i], other[i])
 
 
 @cuda.jit
-def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:767
+def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:845
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min)
 
 
 @cuda.jit
-def clamp_min_Tensor_kernel(out, self, min):  # spec/native_functions.yaml:773
+def clamp_min_Tensor_kernel(out, self, min):  # spec/native_functions.yaml:851
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min[i])
 
 
 @cuda.jit
-def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:776
+def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:854
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max)
 
 
 @cuda.jit
-def clamp_max_Tensor_kernel(out, self, max):  # spec/native_functions.yaml:782
+def clamp_max_Tensor_kernel(out, self, max):  # spec/native_functions.yaml:860
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max[i])
 
 
 @cuda.jit
-def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:785
+def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:863
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight * (end[i] - self[i])
 
 
 @cuda.jit
-def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:792
+def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:871
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight[i] * (end[i] - self[i])
 
 
 @cuda.jit
-def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:796
+def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:876
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + value * tensor1[i] * tensor2[i]
 
 
 @cuda.jit
-def addcdiv_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:802
+def addcdiv_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:883
     i = cuda.grid(1)
     if i < out.shape[0]:
-        out[i] = self[i] + value * tensor1[i] / tensor2[i]
+        out[i] = self[i] + value * truediv(tensor1[i], tensor2[i])
 
 
 @cuda.jit
-def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:820
+def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:902
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other[i]
 
 
 @cuda.jit
-def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:824
+def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:909
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other
 
 
 @cuda.jit
-def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:828
+def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:916
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other[i]
 
 
 @cuda.jit
-def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:833
+def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:925
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other
 
 
 @cuda.jit
-def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:837
+def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:932
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other[i]
 
 
 @cuda.jit
-def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:842
+def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:940
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other
 
 
 @cuda.jit
-def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:846
+def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:946
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other[i]
 
 
 @cuda.jit
-def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:851
+def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:954
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other
 
 
 @cuda.jit
-def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:855
+def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:960
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other[i]
 
 
 @cuda.jit
-def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:860
+def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:968
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other
 
 
 @cuda.jit
-def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:864
+def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:974
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other[i]
 
 
 @cuda.jit
-def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:869
+def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:982
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other
 
 
 @cuda.jit
-def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:873
+def gcd_kernel(out, self, other):  # spec/native_functions.yaml:1066
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = gcd(self[i], other[i])
+
+
+@cuda.jit
+def lcm_kernel(out, self, other):  # spec/native_functions.yaml:1074
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = lcm(self[i], other[i])
+
+
+@cuda.jit
+def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:1082
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 and other[i] != 0
 
 
 @cuda.jit
-def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:877
+def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:1089
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 or other[i] != 0
 
 
 @cuda.jit
-def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:881
+def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:1096
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logical_xor(self[i], other[i])
 
 
 @cuda.jit
-def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:885
+def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:1103
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other[i])
 
 
 @cuda.jit
-def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:889
+def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:1108
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other)
 
 
 @cuda.jit
-def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:893
+def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:1113
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self, other[i])
 
 
 @cuda.jit
-def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:1997
+def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:2412
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else self[i] * negative_slope
 
 
 @cuda.jit
-def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:2005
+def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:2420
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i])
 
 
 @cuda.jit
-def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:2013
+def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:2428
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] * beta > threshold else log1p(exp(self[i] * beta)) / beta
 
 
 @cuda.jit
-def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:2019
+def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:2434
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i], min_val), max_val)
 
 
 @cuda.jit
-def log_sigmoid_kernel(out, self):  # spec/native_functions.yaml:2027
+def log_sigmoid_kernel(out, self):  # spec/native_functions.yaml:2442
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], 0) - log1p(exp(-abs(self[i])))
 
 
 @cuda.jit
-def hardswish_kernel(out, self):  # spec/native_functions.yaml:2033
+def hardswish_kernel(out, self):  # spec/native_functions.yaml:2448
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * minimum(maximum(self[i] + 3, 0), 6) / 6
 
 
 @cuda.jit
-def hardsigmoid_kernel(out, self):  # spec/native_functions.yaml:2041
+def hardsigmoid_kernel(out, self):  # spec/native_functions.yaml:2456
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i] + 3, 0), 6) / 6
 
 
 @cuda.jit
-def mish_kernel(out, self):  # spec/native_functions.yaml:2049
+def mish_kernel(out, self):  # spec/native_functions.yaml:2464
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * tanh(self[i] if self[i] > 20 else log1p(exp(self[i])))
 
 
 @cuda.jit
-def celu_kernel(out, self, alpha):  # spec/native_functions.yaml:2057
+def celu_kernel(out, self, alpha):  # spec/native_functions.yaml:2472
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i] / alpha)
 
 
 @cuda.jit
-def selu_kernel(out, self):  # spec/native_functions.yaml:2063
+def selu_kernel(out, self):  # spec/native_functions.yaml:2478
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = 1.0507009873554805 * (self[i] if self[i] > 0 else 1.6732632423543772 * expm1(self[i]))
 
 
 @cuda.jit
-def threshold_kernel(out, self, threshold, value):  # spec/native_functions.yaml:2069
+def threshold_kernel(out, self, threshold, value):  # spec/native_functions.yaml:2484
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = value if self[i] <= threshold else self[i]
 
 
 @cuda.jit
-def hardshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2077
+def hardshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2492
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = 0 if self[i] >= -lambd and self[i] <= lambd else self[i]
 
 
 @cuda.jit
-def softshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2083
+def softshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2498
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - lambd if self[i] > lambd else self[i] + lambd if self[i] < -lambd else self[i] * 0

@@ -25,6 +25,8 @@ from ._device import device
 from ._dtype import (
     bfloat16,
     bool,
+    complex64,
+    complex128,
     dtype,
     float16,
     float32,
@@ -49,9 +51,11 @@ from ._legacy_tensors import (
     IntTensor,
     LongTensor,
     ShortTensor,
+    set_default_tensor_type,
 )  # fmt: skip
 from ._memory_format import channels_last, contiguous_format, memory_format, preserve_format
 from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
+from ._repr import set_printoptions
 from ._storage import UntypedStorage
 from ._tensor import Size, Tensor, is_tensor, typename
 from ._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
@@ -69,6 +73,7 @@ from .autograd.grad_mode import (
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128
 
 from ._install import install as _install
 

@@ -3,18 +3,21 @@
 
 def install(namespace: dict) -> None:
     # functional: torch.functional's varargs forms
-    from . import _factories, _multinomial, _random, _ranges, _unique, functional
+    from . import _factories, _multinomial, _random, _ranges, _tensor_kind, _unique, functional
     from ._generated import functions
 
     for name in functions.__all__:
         namespace[name] = getattr(functions, name)
-    for mod in (_factories, _ranges, _random, _multinomial, _unique, functional):
+    for mod in (_factories, _ranges, _random, _multinomial, _unique, functional, _tensor_kind):
         for name in mod.__all__:
             namespace[name] = getattr(mod, name)
     from . import (  # noqa: F401 - attach operators, expose subpackages
+        _complex_attributes,
         _conversions,
         _indexing,
         _operators,
+        _python_map,
+        _random_fills,
         autograd,
         cuda,
     )

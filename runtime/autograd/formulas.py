@@ -3,10 +3,15 @@
 Everything here is written with yaten ops, so gradients of gradients come for free.
 """
 
+import numbers
+
 import yaten
 
 from .._promotion import infer_size
+from .complex_formulas import *  # noqa: F403 - the complex ops' helpers (polar, angle)
+from .fft_formulas import *  # noqa: F403 - torch.fft's primitives' helpers
 from .linalg_formulas import *  # noqa: F403 - torch.linalg's helpers, in their own file
+from .rnn_formulas import *  # noqa: F403 - the fused recurrent cells' helpers
 
 
 def zeros_for(meta):
@@ -28,6 +33,20 @@ def sum_to(grad, shape):
     if lead:
         grad = grad.reshape(shape)
     return grad
+
+
+def conj_of(x):
+    """The complex conjugate of a tensor or of a number (a scalar_of op's, ``x * 2``'s 2); real values
+    are their own, at no cost."""
+    return x.conjugate() if isinstance(x, numbers.Number) else x.conj()
+
+
+def sgn_backward(grad, self, result):
+    """PyTorch's: (g - sgn(z)^2 conj(g)) / (2|z|), and 0 at z = 0 (0 everywhere on real inputs)."""
+    if not self.dtype.is_complex:
+        return yaten.zeros_like(grad)
+    abs_ = self.abs()
+    return yaten.where(abs_ == 0, 0.0, (grad - result * result * grad.conj()) / (2 * abs_))
 
 
 def maybe_multiply(grad, scale):
@@ -57,17 +76,17 @@ def mean_backward(grad, shape, dim, keepdim):
 
 def pow_backward_self(grad, self, exponent):
     """d x^e / dx = e x^(e-1), and 0 where e is 0 (so 0^0 has gradient 0, not 0 * 0^-1 = nan)."""
-    if isinstance(exponent, (int, float)):
+    if isinstance(exponent, numbers.Number):
         if exponent == 0:
             return yaten.zeros_like(self)
-        return grad * exponent * self.pow(exponent - 1)
-    return yaten.where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
+        return grad * (self.pow(exponent - 1) * exponent).conj()
+    return yaten.where(exponent == 0, 0.0, grad * (exponent * self.pow(exponent - 1)).conj())
 
 
 def pow_backward_exponent(grad, self, exponent, result):
     base = self if isinstance(self, yaten.Tensor) else yaten.tensor(self, dtype=result.dtype)
-    cond = (base == 0) & (exponent >= 0)
-    return grad * yaten.where(cond, yaten.zeros_like(result), result * base.log())
+    nonnegative = (exponent.imag == 0) & (exponent.real >= 0) if exponent.dtype.is_complex else exponent >= 0
+    return grad * yaten.where((base == 0) & nonnegative, yaten.zeros_like(result), result * base.log()).conj()
 
 
 def value_selecting_reduction_backward(grad, dim, indices, shape, keepdim):
@@ -110,7 +129,7 @@ def std_backward(result, grad, self, dim, correction, keepdim):
 def logsumexp_backward(grad, self, result, dim, keepdim):
     g = _restore_dims(grad, self.shape, dim, keepdim)
     r = _restore_dims(result, self.shape, dim, keepdim)
-    return g * (self - r).exp()
+    return g * (self - r).exp().conj()
 
 
 def softmax_double_backward(grad, grad_output, dim, output):
@@ -137,7 +156,14 @@ def _prod_of_others(x, dim):
 
 
 def prod_backward(grad, self, result, dim, keepdim):
-    """d prod / d x_i: the product of the other elements, computed without dividing by zero."""
+    """d prod / d x_i: the product of the other elements, computed without dividing by zero; times the
+    gradient's conjugate, conjugated, on complex inputs (grad * conj(d) is conj(conj(grad) * d))."""
+    if self.dtype.is_complex:
+        return _prod_backward(grad.conj(), self, result, dim, keepdim).conj()
+    return _prod_backward(grad, self, result, dim, keepdim)
+
+
+def _prod_backward(grad, self, result, dim, keepdim):
     if self.ndim == 0:
         return grad
     if yaten.is_grad_enabled() and bool((self == 0).any()):
@@ -171,17 +197,17 @@ def norm_backward(grad, self, p, result, dim, keepdim):
     g = _restore_dims(grad, self.shape, dim, keepdim) if self.ndim else grad
     r = _restore_dims(result, self.shape, dim, keepdim) if self.ndim else result
     if p == 1:
-        return self.sign() * g
+        return self.sgn() * g
     if p == 2:
         return g * yaten.where(r == 0, 0.0, self / r)
     if p == float("inf") or p == float("-inf"):
         a = self.abs()
         mask = (a == r) | a.isnan()
-        return self.sign() * (g / mask.sum(tuple(dim) if dim else None, keepdim=True) * mask)
+        return self.sgn() * (g / mask.sum(tuple(dim) if dim else None, keepdim=True) * mask)
     if p < 1:
-        scaled = self.sign() * yaten.where(self == 0, 0.0, self.abs().pow(p - 1))
+        scaled = self.sgn() * yaten.where(self == 0, 0.0, self.abs().pow(p - 1))
         return scaled * g * r.pow(1 - p)
-    scaled = self.sign() * self.abs().pow(p - 1) if p < 2 else self * self.abs().pow(p - 2)
+    scaled = self.sgn() * self.abs().pow(p - 1) if p < 2 else self * self.abs().pow(p - 2)
     return scaled * yaten.where(r == 0, 0.0, g / r.pow(p - 1))
 
 
@@ -219,6 +245,12 @@ def cumprod_backward(grad, self, dim, result):
     """
     if self.dim() == 0 or self.numel() == 0:
         return grad
+    if self.dtype.is_complex:  # grad * conj(d) is conj(conj(grad) * d), as prod_backward
+        return _cumprod_backward(grad.conj(), self, dim, result).conj()
+    return _cumprod_backward(grad, self, dim, result)
+
+
+def _cumprod_backward(grad, self, dim, result):
     if not bool((self == 0).any()):
         return cumsum_backward(grad * result, dim) / self
     x, g = self.movedim(dim, -1), grad.movedim(dim, -1)
@@ -364,18 +396,18 @@ def _column_major(shape, strides) -> bool:
 
 
 def mm_mat1_backward(grad, mat2, mat1_shape, mat1_strides):
-    """``grad @ mat2.T``, made in mat1's layout when mat1 is column-major (as PyTorch does)."""
+    """``grad @ mat2.H``, made in mat1's layout when mat1 is column-major (as PyTorch does)."""
     if _column_major(mat1_shape, mat1_strides):
-        return mat2.mm(grad.t()).t()
-    return grad.mm(mat2.t())
+        return mat2.conj().mm(grad.t()).t()
+    return grad.mm(mat2.t().conj())
 
 
 def mm_mat2_backward(grad, mat1, mat2_shape, mat2_strides):
-    """``mat1.T @ grad``, made in mat2's layout when mat2 is column-major, as PyTorch does: a Linear's
+    """``mat1.H @ grad``, made in mat2's layout when mat2 is column-major, as PyTorch does: a Linear's
     ``weight.t()`` then gets a gradient that is row-major again, like the weight."""
     if _column_major(mat2_shape, mat2_strides):
-        return grad.t().mm(mat1).t()
-    return mat1.t().mm(grad)
+        return grad.t().mm(mat1.conj()).t()
+    return mat1.t().conj().mm(grad)
 
 
 def gelu_backward(grad, self, approximate):
@@ -604,7 +636,7 @@ def sinc_backward(grad, self):
     """d sinc(x)/dx = (pi x cos(pi x) - sin(pi x)) / (pi x^2), and 0 at x = 0, as PyTorch's."""
     pix = self * 3.141592653589793
     slope = (pix * pix.cos() - pix.sin()) / (pix * self)
-    return (slope * grad).masked_fill(self == 0, 0.0)
+    return (slope.conj() * grad).masked_fill(self == 0, 0.0)
 
 
 def copysign_backward(grad, self, result):
@@ -625,3 +657,8 @@ def logit_backward(grad, self, eps):
     outside = (self < lo) | (self > hi)
     slope = grad / (self * (1 - self))
     return slope.masked_fill(outside, float("nan") if eps is None else 0.0)
+
+
+def special_i1(self):
+    """torch.special.i1 (a yaten.special op, which formulas name as ATen's do): the derivative of i0."""
+    return yaten.special.i1(self)

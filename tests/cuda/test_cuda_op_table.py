@@ -16,7 +16,7 @@ from compare import assert_same
 import yaten
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))
-from op_samples import EXPLICIT, NOT_SAMPLED, differentiable, function_of, functional_ops
+from op_samples import EXPLICIT, NO_CUDA_KERNEL, NOT_SAMPLED, differentiable, function_of, functional_ops
 from op_samples_linalg import CPU_ONLY
 
 pytestmark = pytest.mark.skipif(not yaten.cuda.is_available(), reason="needs a GPU or NUMBA_ENABLE_CUDASIM=1")
@@ -32,8 +32,9 @@ CASES = [
 
 def _leaf(v, device, grad):
     if isinstance(v, np.ndarray):
-        t = yaten.from_numpy((v.astype(np.float32) if v.dtype.kind == "f" else v).copy(order="K")).to(device)
-        return t.requires_grad_() if grad and t.dtype.is_floating_point else t
+        single = {"f": np.float32, "c": np.complex64}.get(v.dtype.kind, v.dtype)
+        t = yaten.from_numpy(v.astype(single).copy(order="K")).to(device)
+        return t.requires_grad_() if grad and (t.dtype.is_floating_point or t.dtype.is_complex) else t
     if isinstance(v, list):
         return [_leaf(x, device, grad) for x in v]
     if isinstance(v, str) and v in ("float32", "float64", "int64"):
@@ -62,6 +63,10 @@ def _tensors(x):
     return []
 
 
+def _real_coordinates(t):
+    return yaten.view_as_real(t) if t.is_complex() else t
+
+
 def _same(got, want):
     for g, w in zip(_tensors(got), _tensors(want), strict=True):
         assert_same(g, w)
@@ -78,17 +83,19 @@ def test_cuda_op_matches_cpu(fn, sample):
         return
     try:
         got, cuda_args = _run(fn, sample, "cuda", grad)
-    except NotImplementedError as e:  # only a LAPACK op (no cuSOLVER here) may lack its cuda kernel
+    except NotImplementedError as e:  # only a LAPACK op (no cuSOLVER here) or CTC may lack its cuda kernel
         assert re.match(
-            rf"Could not run '({'|'.join(CPU_ONLY)})' with arguments from the 'CUDA' backend", str(e)
+            rf"Could not run '({'|'.join(CPU_ONLY + NO_CUDA_KERNEL)})' with arguments from the 'CUDA' backend",
+            str(e),
         )
         return
     _same(got, want)
     outputs = [(g, w) for g, w in zip(_tensors(got), _tensors(want)) if w.requires_grad]
     if not outputs:
         return
-    sum(w.sum() for _, w in outputs).backward()
-    sum(g.sum() for g, _ in outputs).backward()
+    # A complex output is summed by its real coordinates (a real loss; cuda sums no complex numbers).
+    sum(_real_coordinates(w).sum() for _, w in outputs).backward()
+    sum(_real_coordinates(g).sum() for g, _ in outputs).backward()
     for c, g in zip(_tensors(cpu_args), _tensors(cuda_args)):
         if c.requires_grad and c.grad is not None:
             _same(g.grad, c.grad)

@@ -45,6 +45,9 @@ def _array(rng, shape, dtype, name, op):
 
 
 def _values(rng, shape, dtype, name, op):
+    if np.dtype(dtype).kind == "c":  # the real part in the op's domain, off the real axis's branch cuts
+        real = _values(rng, shape, np.float64, name, op)
+        return (real + 0.5j * rng.standard_normal(shape)).astype(dtype)
     if np.dtype(dtype).kind == "b":
         return rng.random(shape) > 0.5
     if np.dtype(dtype).kind in "iu":
@@ -101,6 +104,12 @@ def pointwise_samples(fn, dtype):
 def _f(*shape, seed=0, positive=False):
     a = _rng(seed).standard_normal(shape)
     return np.abs(a) + 0.5 if positive else a
+
+
+def _c(*shape, seed=0):
+    """Complex128 samples (complex64 in the float32 runs): standard normal real and imaginary parts."""
+    rng = _rng(seed)
+    return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
 
 
 def _idx(*values):
@@ -634,6 +643,59 @@ EXPLICIT = {
     "is_floating_point": [Sample((_f(3),), grad=False), Sample((_idx(1),), grad=False, label="integer")],
     "is_complex": [Sample((_f(3),), grad=False), Sample((_idx(1),), grad=False, label="integer")],
     "view_as": [Sample((_f(3, 4), _f(2, 6)), method=True), Sample((_f(3, 4), _f(12, seed=1)), method=True)],
+    # --- complex numbers (runtime/native/complex.py) ---
+    "view_as_real": [
+        Sample((_c(3, 4),)),
+        Sample((_c(4, 3).T,), label="non-contiguous"),
+        Sample((_c(),), label="0-dim"),
+        Sample((_c(0, 2),), label="empty", grad=False),  # NumPy's (0, 0) strides: no complex view of a grad
+    ],
+    "view_as_complex": [
+        Sample((_f(3, 2),)),
+        Sample((_f(2, 3, 2),), label="3-d"),
+    ],
+    "view_as_real_copy": [Sample((_c(3, 4),)), Sample((_c(4, 3).T,), label="non-contiguous")],
+    # torch has no derivative for view_as_complex_copy (yaten's is view_as_complex's, gradchecked there)
+    "view_as_complex_copy": [
+        Sample((_f(3, 2),), grad=False),
+        Sample((_f(2, 3, 2),), label="3-d", grad=False),
+    ],
+    "real": [
+        Sample((_c(3, 4),)),
+        Sample((_c(4, 3).T,), label="non-contiguous"),
+        Sample((_f(3, 4),), label="real"),
+    ],
+    "imag": [Sample((_c(3, 4),)), Sample((_c(4, 3).T,), label="non-contiguous")],
+    "_conj_physical": [Sample((_c(3, 4),))],
+    "conj_physical": [Sample((_c(3, 4),)), Sample((_f(3, 4),), label="real")],
+    "conj": [
+        Sample((_c(3, 4),)),
+        Sample((_c(4, 3).T,), method=True, label="method"),
+        Sample((_f(3),), label="real"),
+    ],
+    "resolve_conj": [Sample((_c(3, 4),)), Sample((_f(3),), label="real")],
+    "resolve_neg": [Sample((_c(3, 4),)), Sample((_f(3),), label="real")],
+    "is_conj": [Sample((_c(3, 4),), grad=False), Sample((_f(3),), method=True, label="real", grad=False)],
+    "complex": [
+        Sample((_f(3, 4), _f(3, 4, seed=1))),
+        Sample((_f(3, 1), _f(4, seed=1)), label="broadcast"),
+        Sample((_f(), _f(seed=1)), label="0-dim"),
+    ],
+    "polar": [
+        Sample((_f(3, 4, positive=True), _f(3, 4, seed=1))),
+        Sample((_f(3, 1, positive=True), _f(4, seed=1)), label="broadcast"),
+    ],
+    "angle": [
+        Sample((_c(3, 4),)),
+        Sample((_c(4, 3).T,), method=True, label="method"),
+        Sample((_f(3, 4),), label="real"),
+        Sample((_idx(-2, 0, 3),), label="integer"),
+    ],
+    "isreal": [
+        Sample((np.array([1 + 0j, 2j, 3 - 1j]),), grad=False),
+        Sample((_f(3),), method=True, label="real", grad=False),
+    ],
+    "adjoint": [Sample((_c(2, 3, 4),)), Sample((_f(3, 4),), method=True, label="real")],
     "reshape_as": [
         Sample((_f(3, 4), _f(2, 6)), method=True),
         Sample((_f(4, 3).T, _f(12, seed=1)), method=True, label="copying"),
@@ -1001,6 +1063,13 @@ EXPLICIT = {
         Sample((_f(2, 3), _f(1, seed=1)), label="one weight"),
         Sample((_f(5), _f(1, seed=1)), label="1-d"),
     ],
+    # deterministic cases only; the random ones: tests/runtime/test_surface_tail.py
+    "alpha_dropout": [
+        Sample((_f(3, 4), 0.0, True)),
+        Sample((_f(3, 4), 0.5, False)),
+        Sample((_f(3, 4), 1.0, True)),
+    ],
+    "feature_alpha_dropout": [Sample((_f(2, 3, 4), 0.5, False)), Sample((_f(2, 3, 4), 1.0, True))],
     "feature_dropout": [
         Sample((_f(2, 3, 4), 0.0, True)),
         Sample((_f(2, 3, 4), 0.5, False)),
@@ -1101,6 +1170,20 @@ EXPLICIT = {
         Sample((_f(2, 6, 3), 3, _f(6, seed=1), _f(6, seed=2))),
         Sample((_f(3, 4), 2), label="2-d"),
     ],
+    "instance_norm": [
+        Sample((_f(2, 3, 4), _f(3, seed=1), _f(3, seed=2), None, None, True, 0.1, 1e-5, False)),
+        Sample((_f(2, 2, 3, 3), None, None, None, None, True, 0.1, 1e-3, False), label="2-d images"),
+        Sample(
+            (_f(2, 3, 4), None, _f(3, seed=2), np.zeros(3), np.ones(3), True, 0.1, 1e-5, False),
+            label="training with stats",
+            grad=False,
+        ),
+        Sample(
+            (_f(2, 3, 4), None, None, _f(3, seed=3), _f(3, seed=4, positive=True), False, 0.1, 1e-5, False),
+            label="running stats",
+            grad=False,
+        ),
+    ],
     "scaled_dot_product_attention": [
         Sample((_f(2, 3, 4), _f(2, 5, 4, seed=1), _f(2, 5, 3, seed=2))),
         Sample((_f(2, 3, 4), _f(2, 5, 4, seed=1), _f(2, 5, 3, seed=2), _f(3, 5, seed=3)), label="float mask"),
@@ -1153,6 +1236,11 @@ EXPLICIT = {
 }
 
 # Overloads that are not user-facing or whose samples live elsewhere (with the reason).
+# Ops whose complex forward PyTorch computes but whose autograd it refuses ("silu does not support automatic
+# differentiation for outputs with complex dtype"): yaten differentiates them, and
+# tests/ops/test_complex_ops.py gradchecks that; there is no torch gradient to compare with.
+NO_COMPLEX_AUTOGRAD_IN_TORCH = {"silu"}
+
 NOT_SAMPLED = {
     "_gelu_erf": "reached through gelu", "_gelu_tanh": "reached through gelu",
     # Backward kernels: reached here through their ops' gradients (and gradgradcheck); compared with
@@ -1164,7 +1252,17 @@ NOT_SAMPLED = {
     "native_layer_norm_backward": "tests/nn/test_norm.py",
     "native_batch_norm_backward": "tests/nn/test_norm.py",
     "nll_loss_backward": "tests/nn/test_loss.py",
+    "_ctc_loss_backward": "tests/nn/test_ctc_loss.py",
+    # torch has no CPU kernel for the fused cells (CUDA only): the op table reaches them through
+    # lstm_cell/gru_cell; tests/nn/test_rnn.py gradchecks them and compares their backwards with torch's.
+    "_thnn_fused_lstm_cell": "tests/nn/test_rnn.py", "_thnn_fused_gru_cell": "tests/nn/test_rnn.py",
+    "_thnn_fused_lstm_cell_backward_impl": "tests/nn/test_rnn.py",
+    "_thnn_fused_gru_cell_backward": "tests/nn/test_rnn.py",
 }  # fmt: skip
+
+# Ops besides the LAPACK primitives (op_samples_linalg.CPU_ONLY) with a CPU kernel only: on cuda they
+# raise torch's NotImplementedError for a missing backend, which tests/cuda/test_cuda_op_table.py accepts.
+NO_CUDA_KERNEL = ("_ctc_loss",)
 
 # Where torch keeps the ops it has outside the torch namespace (overload name -> callable path).
 TORCH_NAME = {"index.Tensor": "ops.aten.index.Tensor", "slice.Tensor": "ops.aten.slice.Tensor",
@@ -1416,6 +1514,20 @@ BAD = {
     "is_floating_point": [Sample((1.5,), label="a number")],
     "is_complex": [Sample((1j,), label="a number")],
     "view_as": [Sample((_f(4, 3).T, _f(12)), method=True, label="not viewable")],
+    "view_as_real": [Sample((_f(3),), label="real input")],
+    "view_as_complex": [
+        Sample((_f(2, 3),), label="last dim 3"),
+        Sample((_idx(1, 2),), label="integer"),
+        Sample((_f(),), label="0-dim"),
+    ],
+    "imag": [Sample((_f(3),), label="real input")],
+    "complex": [
+        Sample((_f(3), _f(3).astype(np.float32)), label="dtypes"),
+        Sample((_idx(1), _idx(2)), label="integer"),
+        Sample((_f(3), _f(2)), label="shapes"),
+    ],
+    "polar": [Sample((_f(3).astype(np.float32), _f(3)), label="dtypes")],
+    "adjoint": [Sample((_f(3),), label="1-d")],
     "reshape_as": [Sample((_f(3, 4), _f(5)), method=True, label="numel")],
     "addcdiv": [
         Sample((_f(3), _idx(1, 2, 3), _idx(1, 2, 3)), label="integer division"),
@@ -1467,6 +1579,7 @@ BAD = {
     # --- nn: activations, linear, dropout, embedding, losses ---
     "leaky_relu": [Sample((_idx(1, 2),), label="integer input")],
     "dropout": [Sample((_f(3), 1.5, True), label="p out of range")],
+    "alpha_dropout": [Sample((_f(3), -0.5, True), label="p out of range")],
     "bilinear": [Sample((_f(2, 3), _f(2, 4), _f(5, 3, 3)), label="input2 size")],
     "embedding": [
         Sample((_f(5, 3), _idx(5)), label="index out of range"),
@@ -1638,6 +1751,14 @@ BAD = {
     "group_norm": [
         Sample((_f(2, 6), 4), label="groups don't divide channels"),
         Sample((_f(2, 6), 3, _f(3)), label="weight size"),
+    ],
+    "instance_norm": [
+        Sample((_f(2, 3, 4), None, None, None, None, False, 0.1, 1e-5, False), label="no stats"),
+        Sample((_f(2, 3, 4), _f(4), None, None, None, True, 0.1, 1e-5, False), label="weight size"),
+        Sample(
+            (_f(2, 3, 4), None, None, np.zeros(4), np.ones(4), True, 0.1, 1e-5, False), label="stats size"
+        ),
+        Sample((_f(3), None, None, None, None, True, 0.1, 1e-5, False), label="1-d input"),
     ],
     "scaled_dot_product_attention": [
         Sample(
@@ -1961,9 +2082,87 @@ EXPLICIT.update({
     "float_power.Tensor_Scalar": [Sample((_f(3, 4, positive=True), 2.5)), Sample((_idx(2, 3), 2), label="integers")],
 })  # fmt: skip
 
+
+# The recurrent cells (runtime/native/rnn.py): batch 3, input 2, hidden 2.
+def _cell_sample(gates, *, lstm=False, bias=True, label="biases"):
+    hx = [_f(3, 2, seed=1), _f(3, 2, seed=2)] if lstm else _f(3, 2, seed=1)
+    weights = (_f(gates * 2, 2, seed=3), _f(gates * 2, 2, seed=4))
+    biases = (_f(gates * 2, seed=5), _f(gates * 2, seed=6)) if bias else ()
+    return Sample((_f(3, 2), hx, *weights, *biases), label=label)
+
+
+EXPLICIT.update({
+    name: [_cell_sample(gates, lstm=name == "lstm_cell"),
+           _cell_sample(gates, lstm=name == "lstm_cell", bias=False, label="no bias")]
+    for name, gates in (("lstm_cell", 4), ("gru_cell", 3), ("rnn_tanh_cell", 1), ("rnn_relu_cell", 1))
+})  # fmt: skip
+
+
+def _rnn_params(gates, size, hidden, layers=1, directions=1, bias=True, proj=0):
+    """torch's flat ``_flat_weights`` list of an RNN/LSTM/GRU, as host arrays."""
+    out, seed, real = [], 10, proj or hidden
+    for layer in range(layers):
+        for _ in range(directions):
+            shapes = [(gates * hidden, size if layer == 0 else real * directions), (gates * hidden, real)]
+            shapes += [(gates * hidden,)] * (2 * bias) + [(proj, hidden)] * bool(proj)
+            for shape in shapes:
+                out.append(_f(*shape, seed=seed) * 0.5)
+                seed += 1
+    return out
+
+
+def _layer_samples(name, gates):
+    """``.input`` (padded) and ``.data`` (packed) samples of torch.lstm/gru/rnn_tanh/rnn_relu."""
+    lstm = name == "lstm"
+
+    def state(layers, batch, hidden, proj=0):
+        h = _f(layers, batch, proj or hidden, seed=7)
+        return [h, _f(layers, batch, hidden, seed=8)] if lstm else h
+
+    padded = [
+        Sample((_f(3, 2, 2), state(2, 2, 2), _rnn_params(gates, 2, 2, directions=2), True, 1, 0.0, False, True,
+                False), label="bidirectional"),
+        Sample((_f(2, 3, 2), state(2, 2, 2), _rnn_params(gates, 2, 2, layers=2, bias=False), False, 2, 0.0, False,
+                False, True), label="2 layers, batch_first, no bias"),
+    ]  # fmt: skip
+    if lstm:
+        padded.append(Sample((_f(3, 2, 2), state(1, 2, 3, proj=1), _rnn_params(4, 2, 3, proj=1), True, 1, 0.0,
+                              False, False, False), label="proj_size"))  # fmt: skip
+    packed = [Sample((_f(4, 2), _idx(2, 1, 1), state(2, 2, 2), _rnn_params(gates, 2, 2, directions=2), True, 1,
+                      0.0, False, True), label="packed, bidirectional")]  # fmt: skip
+    return {f"{name}.input": padded, f"{name}.data": packed}
+
+
+for _name, _gates in (("lstm", 4), ("gru", 3), ("rnn_tanh", 1), ("rnn_relu", 1)):
+    EXPLICIT.update(_layer_samples(_name, _gates))
+BAD.update({
+    "lstm_cell": [Sample((_f(3, 2), [_f(3, 2)], _f(8, 2), _f(8, 2)), label="one hidden state"),
+                  Sample((_f(3, 3), [_f(3, 2), _f(3, 2)], _f(8, 2), _f(8, 2)), label="input size")],
+    "gru_cell": [Sample((_f(3, 2), _f(4, 2), _f(6, 2), _f(6, 2)), label="batch size"),
+                 Sample((_f(3, 2), _f(3, 2), _f(5, 2), _f(6, 2)), label="weight_ih rows")],
+    "rnn_tanh_cell": [Sample((_f(3, 2), _f(3, 3), _f(2, 2), _f(2, 2)), label="hidden size")],
+    "rnn_relu_cell": [Sample((_f(2), _f(2), _f(2, 2), _f(2, 2)), label="unbatched")],
+})  # fmt: skip
+
 # torch.linalg's samples live in their own file (it imports Sample and _f from here).
 from op_samples_linalg import BAD_SAMPLES as _LINALG_BAD
 from op_samples_linalg import SAMPLES as _LINALG
 
 EXPLICIT.update(_LINALG)
 BAD.update(_LINALG_BAD)
+
+# torch.fft's transforms, stft/istft and the window functions (op_samples_fft.py).
+from op_samples_fft import BAD_SAMPLES as _FFT_BAD
+from op_samples_fft import CPU_ONLY as _FFT_CPU_ONLY
+from op_samples_fft import SAMPLES as _FFT
+
+EXPLICIT.update(_FFT)
+BAD.update(_FFT_BAD)
+NO_CUDA_KERNEL += _FFT_CPU_ONLY
+
+# The tail of torch's surface (fill, dist, cov, the *_copy ops, CTC, ...): op_samples_tail.py.
+from op_samples_tail import BAD_SAMPLES as _TAIL_BAD
+from op_samples_tail import SAMPLES as _TAIL
+
+EXPLICIT.update(_TAIL)
+BAD.update(_TAIL_BAD)

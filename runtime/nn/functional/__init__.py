@@ -29,11 +29,14 @@ from .activation import (
     relu,
     relu6,
     relu_,
+    rrelu,
+    rrelu_,
     selu,
     selu_,
     sigmoid,
     silu,
     softmax,
+    softmin,
     softplus,
     softshrink,
     softsign,
@@ -44,8 +47,8 @@ from .activation import (
 )
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
-from .distance import cosine_similarity, normalize, pairwise_distance
-from .dropout import dropout, dropout1d, dropout2d, dropout3d
+from .distance import cosine_similarity, normalize, pairwise_distance, pdist
+from .dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from .gated import glu, prelu
 from .linear import bilinear, linear
 from .loss import (
@@ -53,6 +56,7 @@ from .loss import (
     binary_cross_entropy_with_logits,
     cosine_embedding_loss,
     cross_entropy,
+    ctc_loss,
     gaussian_nll_loss,
     hinge_embedding_loss,
     huber_loss,
@@ -70,7 +74,7 @@ from .loss import (
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
-from .normalization import batch_norm, group_norm, layer_norm, rms_norm
+from .normalization import batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, rms_norm
 from .pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
@@ -84,18 +88,26 @@ from .pooling import (
     avg_pool1d,
     avg_pool2d,
     avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
     max_pool1d,
     max_pool1d_with_indices,
     max_pool2d,
     max_pool2d_with_indices,
     max_pool3d,
     max_pool3d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
 from .sampling import affine_grid, grid_sample, gumbel_softmax
 from .sparse import embedding, embedding_bag, one_hot
 from .vision import (
+    channel_shuffle,
     fold,
     interpolate,
+    native_channel_shuffle,
     pad,
     pixel_shuffle,
     pixel_unshuffle,
