@@ -250,3 +250,20 @@ def test_pointwise_activation_layers_match_torch(name, args, kwargs):
     # forms have nodes of their own (CeluBackward1), yaten's record the functional's
     if name != "SELU" and not kwargs.get("inplace"):
         assert y_node == t_node
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, shape", [((), {}, (2, 3, 4)), ((3,), {"init": 0.1}, (2, 3, 4)), ((), {}, (5,))]
+)
+def test_prelu_layer_matches_torch(args, kwargs, shape):
+    a = np.random.default_rng(3).standard_normal(shape)
+    outs = []
+    for m in (torch, yaten):
+        layer = m.nn.PReLU(*args, **kwargs).double()
+        leaf = m.tensor(a, requires_grad=True)
+        layer(leaf).square().sum().backward()
+        outs.append((repr(layer), list(layer.state_dict()), layer(leaf), leaf.grad, layer.weight.grad))
+    (t_repr, t_keys, *t_vals), (y_repr, y_keys, *y_vals) = outs
+    assert (y_repr, y_keys) == (t_repr, t_keys)
+    for y, t in zip(y_vals, t_vals):
+        _close(y, t)

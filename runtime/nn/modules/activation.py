@@ -1,13 +1,17 @@
 """Activation layers, as ``torch.nn.ReLU``, ``LeakyReLU``, ``ELU``, ``GELU``, ``SiLU``, ``Sigmoid``,
 ``Tanh``, ``Softmax``, ``LogSoftmax``, ``Softplus``, ``Hardtanh``, ``ReLU6``, ``Hardswish``, ``Hardsigmoid``,
-``Mish``, ``SELU``, ``CELU``, ``Softsign``, ``LogSigmoid``, ``Threshold``, ``Hardshrink``, ``Softshrink`` and
-``Tanhshrink``: each calls its functional form."""
+``Mish``, ``SELU``, ``CELU``, ``Softsign``, ``LogSigmoid``, ``Threshold``, ``Hardshrink``, ``Softshrink``,
+``Tanhshrink`` and ``PReLU`` (the one with a learned slope): each calls its functional form."""
+
+import yaten
 
 from .. import functional as F
+from .. import init
+from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["CELU", "ELU", "GELU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU",
-           "LogSigmoid", "LogSoftmax", "Mish", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax", "Softplus",
+           "LogSigmoid", "LogSoftmax", "Mish", "PReLU", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax", "Softplus",
            "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold"]  # fmt: skip
 
 
@@ -397,3 +401,30 @@ class Tanhshrink(Module):
 
     def forward(self, input):
         return F.tanhshrink(input)
+
+
+class PReLU(Module):
+    """max(0, x) + weight * min(0, x), with a learned ``weight``: one slope, or one per channel (dim 1)
+    when ``num_parameters`` is the number of channels; every slope starts at ``init``.
+
+    >>> import yaten
+    >>> m = yaten.nn.PReLU(3, init=0.1)
+    >>> m, list(m.state_dict())
+    (PReLU(num_parameters=3), ['weight'])
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(yaten.empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
