@@ -53,7 +53,7 @@ from ._legacy_tensors import (
     ShortTensor,
     set_default_tensor_type,
 )  # fmt: skip
-from ._memory_format import channels_last, contiguous_format, memory_format, preserve_format
+from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
 from ._repr import set_printoptions
 from ._storage import UntypedStorage

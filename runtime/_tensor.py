@@ -16,6 +16,7 @@ from ._backend import backend
 from ._dims import wrap_dim
 from ._generated.methods import TensorMethods
 from ._layout import contiguous_strides
+from ._memory_format import is_channels_last_contiguous
 from ._storage import UntypedStorage
 
 
@@ -151,6 +152,8 @@ class Tensor(TensorMethods):
         return self._offset
 
     def is_contiguous(self, memory_format=None) -> bool:
+        if memory_format is not None and memory_format.name.startswith("channels_last"):
+            return is_channels_last_contiguous(memory_format.name, self._data.shape, self.stride())
         if self._data.size == 0:
             return True
         expected = 1

@@ -570,3 +570,28 @@ def test_fill_with_a_0d_tensor_as_torch():
 def test_contains_as_torch(element):
     t = torch.tensor(element.numpy()) if isinstance(element, yaten.Tensor) else element
     assert (element in yaten.arange(3.0)) == (t in torch.arange(3.0))
+
+
+@pytest.mark.parametrize(
+    "shape, perm, fmt",
+    [
+        ((2, 3, 4, 5), None, "channels_last"),
+        ((2, 4, 5, 3), (0, 3, 1, 2), "channels_last"),
+        ((2, 1, 4, 5), None, "channels_last"),
+        ((2, 3, 1, 1), None, "channels_last"),
+        ((0, 3, 4, 5), None, "channels_last"),
+        ((2, 3), None, "channels_last"),
+        ((2, 3, 4, 5, 6), None, "channels_last_3d"),
+        ((2, 4, 5, 6, 3), (0, 4, 1, 2, 3), "channels_last_3d"),
+        ((2, 4, 5, 3), (0, 3, 1, 2), "contiguous_format"),
+    ],
+)
+def test_is_contiguous_in_a_memory_format_as_torch(shape, perm, fmt):
+    # A tensor permuted from NHWC is channels-last contiguous; a plain NCHW one is not (unless its
+    # channel or spatial dims are 1).
+    got = []
+    for m in (torch, yaten):
+        x = m.zeros(shape)
+        x = x.permute(*perm) if perm else x
+        got.append(x.is_contiguous(memory_format=getattr(m, fmt)))
+    assert got[1] == got[0]
