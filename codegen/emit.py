@@ -10,7 +10,7 @@ import jinja2
 
 from codegen import api, lower
 from codegen import formulas as F
-from codegen.entries import alias_module, module_functions, namespace_ops
+from codegen.entries import SPARSE_KEYS, alias_module, module_functions, namespace_ops
 from codegen.load import Spec, SpecError
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -22,6 +22,12 @@ class Binding:
     overloads: list
     doc: str
     module: str | None = None  # the spec's python_module: bound in yaten.<module>, not in yaten
+
+    @property
+    def table(self) -> str:
+        """The module-level name of the overload table; never starting with two underscores, which a
+        class body (the methods') would mangle (``_nnz``'s is ``_ov_nnz_overloads``)."""
+        return ("_ov" if self.name.startswith("_") else "_") + self.name + "_overloads"
 
 
 @dataclass
@@ -68,6 +74,8 @@ def _ret(fn) -> str:
     rets = fn.schema.returns
     if len(rets) == 1:
         return "list[Tensor]" if str(rets[0].type) == "Tensor[]" else "Tensor"
+    if not rets:
+        return "None"
     return "tuple[" + ", ".join("Tensor" for _ in rets) + "]"
 
 
@@ -177,6 +185,9 @@ def render(spec: Spec) -> dict[str, str]:
                 entries.append(("cpu", f"_quiet(_cpu_{kernel})"))
             elif key == "CUDA":
                 entries.append(("cuda", f'_Lazy("{module}", "{kernel}")'))
+            elif key in SPARSE_KEYS:
+                native_imports.setdefault(module, set()).add(kernel)
+                entries.append((key, f"_native_{kernel}"))
             else:
                 native_imports.setdefault(module, set()).add(kernel)
         if entries:
@@ -188,7 +199,7 @@ def render(spec: Spec) -> dict[str, str]:
                 params.append("*")
                 star = True
             params.append(a.name + (f"={api.py_default(a)}" if a.default is not None else ""))
-        body = lower.op_body(fn, spec, functional, node, {})
+        body = lower.autocast_lines(fn) + lower.op_body(fn, spec, functional, node, {})
         ops.append(api.OpPlan(fn, api.pyname(fn), ", ".join(params), body, str(fn.schema)))
 
     return_types = []

@@ -11,11 +11,22 @@ from dataclasses import dataclass
 
 from codegen.model import FunctionSchema
 
-DISPATCH_KEYS = ("CPU", "CUDA", "CompositeExplicitAutograd", "CompositeImplicitAutograd")
+DISPATCH_KEYS = (
+    "CPU",
+    "CUDA",
+    "CompositeExplicitAutograd",
+    "CompositeImplicitAutograd",
+    "SparseCPU",
+    "SparseCUDA",
+)
+SPARSE_KEYS = ("SparseCPU", "SparseCUDA")  # tensor-level kernels (runtime/native) for sparse COO arguments
 VARIANTS = ("function", "method")
 # PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND: complex_to_float is abs's (a complex input gives a real result).
 PROMOTION_KINDS = ("default", "int_to_float", "always_bool", "bool_to_long", "complex_to_float")
-DTYPE_SETS = ("all", "floating", "integral", "no_bool")
+DTYPE_SETS = ("all", "floating", "float_double", "integral", "no_bool")
+# What torch's autocast does to an op's floating inputs, per device type (runtime/_autocast.py).
+AUTOCAST_DEVICES = ("cpu", "cuda")
+AUTOCAST_KINDS = ("lower_precision_fp", "fp32", "fp32_set_opt_dtype", "promote", "banned")
 
 
 def _take(entry: dict, key: str, kind, default=None):
@@ -59,6 +70,9 @@ class NativeFunction:
     # ``complex: true``: the kernel is defined for complex64/complex128 too (PyTorch's *_AND_COMPLEX
     # dispatch); without it a complex input raises PyTorch's error for the op.
     complex: bool = False
+    # ``autocast: {cpu: lower_precision_fp, cuda: fp32}``: the op is on torch's autocast list for those
+    # device types, with that kind of cast (as (device type, kind) pairs).
+    autocast: tuple[tuple[str, str], ...] = ()
 
     KEYS = (
         "func",
@@ -73,6 +87,7 @@ class NativeFunction:
         "cpu_scalars",
         "aliases",
         "python_module",
+        "autocast",
         "tags",
         "doc",
     )
@@ -101,6 +116,11 @@ class NativeFunction:
                     f"dispatch kernel for '{key}' must be a Python function name, got {kernel!r}"
                 )
         pairs = tuple((k.strip(), kernel) for key, kernel in dispatch.items() for k in str(key).split(","))
+        if any(k in SPARSE_KEYS for k, _ in pairs) and any(a.name == "device" for a in schema.flat_arguments):
+            raise ValueError(
+                "a SparseCPU/SparseCUDA kernel is chosen by the op's 'device' variable, which this schema's argument "
+                "'device' would shadow; dispatch on the sparse argument inside the op's kernel instead"
+            )
         pointwise = _take(entry, "pointwise", str)
         promotion = _take(entry, "promotion", str, "default")
         if promotion not in PROMOTION_KINDS:
@@ -135,13 +155,22 @@ class NativeFunction:
                     f"python_module: {python_module} binds functions named '{python_module}_<name>' "
                     "(variants: function), as PyTorch's"
                 )
+        autocast = _take(entry, "autocast", dict, {})
+        for device, kind in autocast.items():
+            if device not in AUTOCAST_DEVICES or kind not in AUTOCAST_KINDS:
+                raise ValueError(
+                    f"autocast: {device}: {kind} is not a device type and cast kind; use "
+                    f"{{{'|'.join(AUTOCAST_DEVICES)}: {'|'.join(AUTOCAST_KINDS)}}}"
+                )
+        if autocast and schema.kind() != "functional":
+            raise ValueError("autocast: is for functional overloads (torch's autocast lists name no others)")
         _no_unknown_keys(entry, cls.KEYS)
         if pointwise is None and not pairs and schema.kind() == "functional":
             raise ValueError("needs a 'dispatch:' (kernels per device) or a 'pointwise:' expression")
         promote = tuple(promote) if promote else None
         return cls(
             schema, variants, pairs, pointwise, promotion, promote, dtypes, doc, line, scalar_of, cpu_scalars, aliases,
-            python_module, complex_,
+            python_module, complex_, tuple(autocast.items()),
         )  # fmt: skip
 
     @property
@@ -151,6 +180,15 @@ class NativeFunction:
 
     def kernel(self, key: str) -> str | None:
         return dict(self.dispatch).get(key)
+
+    @property
+    def dense_dispatch(self) -> tuple[tuple[str, str], ...]:
+        """The dispatch entries for strided tensors (every key but SparseCPU/SparseCUDA)."""
+        return tuple((k, n) for k, n in self.dispatch if k not in SPARSE_KEYS)
+
+    @property
+    def has_sparse_kernel(self) -> bool:
+        return len(self.dense_dispatch) < len(self.dispatch)
 
 
 def namespace_ops(functions) -> set[str]:

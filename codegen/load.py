@@ -22,6 +22,8 @@ KERNEL_DIRS = {
     "CUDA": "runtime/kernels/cuda",
     "CompositeExplicitAutograd": "runtime/native",
     "CompositeImplicitAutograd": "runtime/native",
+    "SparseCPU": "runtime/native",
+    "SparseCUDA": "runtime/native",
 }
 FORMULA_HELPERS = "runtime/autograd/formulas.py"
 SCALAR_FUNCTIONS = "runtime/kernels/cpu/scalar.py"

@@ -194,9 +194,39 @@ def _kernel_call(args) -> str:
     return ", ".join(f"{a.name}={api.kernel_arg(a)}" for a in args)
 
 
+def _sparse_branch(fn: NativeFunction, op: str, args, assign: str, dense: str) -> list[str]:
+    """A sparse COO argument makes ``device`` a sparse one (``device.sparse``): the op then runs its
+    SparseCPU/SparseCUDA kernel, a tensor-level function of ``runtime/native`` called with the arguments
+    themselves; strided arguments take the ``dense`` statement."""
+    kwargs = ", ".join(f"{a.name}={a.name}" for a in args)
+    return [
+        "if device.sparse:",
+        f"    {assign}_kernel(_K_{api.pyname(fn)}, device, {op!r})({kwargs})",
+        "else:",
+        f"    {dense}",
+    ]
+
+
 def fn_output_differentiability(fn, node) -> tuple:
     n = len(fn.schema.returns)
     return node.output_differentiability if getattr(node, "output_differentiability", None) else (True,) * n
+
+
+def autocast_lines(fn: NativeFunction) -> list[str]:
+    """The autocast check an op on torch's autocast lists starts with: while autocast is on, the op
+    runs again through ``yaten._autocast.call``, its inputs cast (one attribute read when it is off;
+    ``entered`` is the op that call runs uncast, autocast staying on for the ops it calls)."""
+    if not fn.autocast:
+        return []
+    name = api.pyname(fn)
+    args = inputs(fn)
+    target = f"globals()[{name!r}]" if name in (a.name for a in args) else name
+    kinds = "{" + ", ".join(f"{d!r}: {k!r}" for d, k in fn.autocast) + "}"
+    call = "{" + ", ".join(f"{a.name!r}: {a.name}" for a in args) + "}"
+    return [
+        f"if _AMP.active and _AMP.entered is not {target}:",
+        f"    return _autocast({target}, {kinds}, {call})",
+    ]
 
 
 def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, node: api.NodePlan | None,
@@ -222,13 +252,15 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
             f"    _out_of_autograd({name!r})",
             f"return _write_out({name!r}, {outs[0]}, {target}({call}){checked})",
         ]
-    impl_fn = functional if (kind == "inplace" and fn.pointwise is None and not fn.dispatch) else fn
+    impl_fn = functional if (kind == "inplace" and fn.pointwise is None and not fn.dense_dispatch) else fn
     composite = impl_fn.kernel("CompositeImplicitAutograd")
     if composite:
         return [f"return _native_{composite}({call})"]
     explicit = impl_fn.kernel("CompositeExplicitAutograd")
-    # A device-generic composite handles devices itself (copy_ even moves data between them).
-    lines = [] if explicit else _device_lines(fn, name, impl_fn.pointwise is not None)
+    # A device-generic composite handles devices itself (copy_ even moves data between them), unless a
+    # sparse argument must reach the op's SparseCPU/SparseCUDA kernel instead.
+    sparse = fn.has_sparse_kernel
+    lines = [] if explicit and not sparse else _device_lines(fn, name, impl_fn.pointwise is not None)
     if node is not None:
         lines.extend(_refusal_lines(fn, node, name))
     if kind == "inplace":
@@ -248,11 +280,12 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
             lines.extend(before)
         if impl_fn.pointwise is not None:
             kargs = tuple_expr(a.name + ("._data" if str(a.type) == "Tensor" else "") for a in args)
-            lines.append(f"_PW_{api.pyname(impl_fn)}(device, {kargs}, out=self._data)")
+            write = f"_PW_{api.pyname(impl_fn)}(device, {kargs}, out=self._data)"
         elif explicit:
-            lines.append(f"_native_{explicit}({call})")
+            write = f"_native_{explicit}({call})"
         else:
-            lines.append(f"_kernel(_K_{api.pyname(impl_fn)}, device, {name!r})({_kernel_call(args)})")
+            write = f"_kernel(_K_{api.pyname(impl_fn)}, device, {name!r})({_kernel_call(args)})"
+        lines.extend(_sparse_branch(fn, name, args, "", write) if sparse else [write])
         lines.append("self._vc[0] += 1")
         if node is not None:
             lines.extend(after)
@@ -260,14 +293,14 @@ def op_body(fn: NativeFunction, spec: Spec, functional: NativeFunction | None, n
         return lines
     if fn.pointwise is not None:
         kargs = tuple_expr(a.name + ("._data" if str(a.type) == "Tensor" else "") for a in args)
-        lines.append(f"result = _wrap(_PW_{api.pyname(fn)}(device, {kargs}), device)")
+        compute = f"result = _wrap(_PW_{api.pyname(fn)}(device, {kargs}), device)"
     elif explicit:
-        lines.append(f"result = _native_{explicit}({call})")
+        compute = f"result = _native_{explicit}({call})"
     else:
-        lines.append(
-            "result = "
-            + _wrap_result(fn, f"_kernel(_K_{api.pyname(fn)}, device, {name!r})({_kernel_call(args)})")
+        compute = "result = " + _wrap_result(
+            fn, f"_kernel(_K_{api.pyname(fn)}, device, {name!r})({_kernel_call(args)})"
         )
+    lines.extend(_sparse_branch(fn, name, args, "result = ", compute) if sparse else [compute])
     if node is not None:
         lines.extend(_autograd_block(fn, node, "result", inplace=False))
     lines.append("return result")

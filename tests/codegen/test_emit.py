@@ -446,6 +446,22 @@ def test_a_python_module_op_is_bound_in_its_module_not_the_namespace(tmp_path):
     assert "def fft_square(" not in files["functions.pyi"]
 
 
+def test_an_autocast_op_first_hands_itself_to_autocast_while_it_is_on(tmp_path):
+    spec = """\
+- func: square(Tensor self) -> Tensor
+  autocast: {cpu: lower_precision_fp, cuda: fp32}
+  dispatch:
+    CompositeImplicitAutograd: square
+"""
+    ops = emit.render(load(make_root(tmp_path, nf=spec, d="")))["ops.py"]
+    assert (
+        "    if _AMP.active and _AMP.entered is not square:\n"
+        "        return _autocast(square, {'cpu': 'lower_precision_fp', 'cuda': 'fp32'}, {'self': self})\n"
+        "    return _native_square(self)\n"
+    ) in ops
+    assert "from yaten._autocast import STATE as _AMP\n" in ops
+
+
 def test_cpu_scalar_arguments_go_last_in_the_device_check(tmp_path):
     spec = """\
 - func: masked_fill_.Tensor(Tensor(a!) self, Tensor value, Tensor mask) -> Tensor(a!)
@@ -497,3 +513,34 @@ def test_rendering_is_deterministic(tmp_path, files):
     root.mkdir()
     assert emit.render(load(make_root(root))) == files
     assert emit.render(load(root)) == files
+
+
+def test_a_sparse_kernel_is_a_branch_on_the_device(tmp_path):
+    # SparseCPU/SparseCUDA name tensor-level kernels: a sparse argument's device routes the op there,
+    # strided ones keep the op's own path (here the pointwise kernel), in-place forms too.
+    spec = """\
+- func: mul.Tensor(Tensor self, Tensor other) -> Tensor
+  variants: function, method
+  pointwise: self * other
+  dispatch:
+    SparseCPU: log_softmax
+    SparseCUDA: log_softmax
+- func: mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+  variants: method
+  dispatch:
+    SparseCPU: square
+"""
+    ops = emit.render(load(make_root(tmp_path, nf=spec, d="")))["ops.py"]
+    assert '_K_mul_Tensor = {"SparseCPU": _native_log_softmax, "SparseCUDA": _native_log_softmax}\n' in ops
+    assert (
+        "    if device.sparse:\n"
+        "        result = _kernel(_K_mul_Tensor, device, 'mul')(self=self, other=other)\n"
+        "    else:\n"
+        "        result = _wrap(_PW_mul_Tensor(device, (self._data, other._data)), device)\n"
+    ) in block(ops, "def mul_Tensor(")
+    assert (
+        "    if device.sparse:\n"
+        "        _kernel(_K_mul__Tensor, device, 'mul_')(self=self, other=other)\n"
+        "    else:\n"
+        "        _PW_mul_Tensor(device, (self._data, other._data), out=self._data)\n"
+    ) in block(ops, "def mul__Tensor(")

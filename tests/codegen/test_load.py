@@ -218,8 +218,19 @@ NATIVE_ERRORS = [
         EXP + "  tag: [pointwise]\n",
         f"{NF}:1: exp: unknown key 'tag'; the keys an entry may have are: "
         "func, variants, dispatch, pointwise, promotion, promote, dtypes, complex, scalar_of, cpu_scalars, "
-        "aliases, python_module, tags, doc",
+        "aliases, python_module, autocast, tags, doc",
         id="unknown-key",
+    ),
+    pytest.param(
+        EXP + "  autocast: {cpu: bfloat16}\n",
+        f"{NF}:1: exp: autocast: cpu: bfloat16 is not a device type and cast kind; use "
+        "{cpu|cuda: lower_precision_fp|fp32|fp32_set_opt_dtype|promote|banned}",
+        id="autocast-kind",
+    ),
+    pytest.param(
+        EXP + "- func: exp_(Tensor(a!) self) -> Tensor(a!)\n  autocast: {cpu: fp32}\n",
+        f"{NF}:3: exp_: autocast: is for functional overloads (torch's autocast lists name no others)",
+        id="autocast-not-functional",
     ),
     pytest.param(
         EXP + "  python_module: fft\n",
@@ -254,7 +265,7 @@ NATIVE_ERRORS = [
     pytest.param(
         SUM + "  dispatch:\n    Autograd: sum_all\n",
         f"{NF}:1: sum: unknown dispatch key 'Autograd'; use one of "
-        "CPU, CUDA, CompositeExplicitAutograd, CompositeImplicitAutograd",
+        "CPU, CUDA, CompositeExplicitAutograd, CompositeImplicitAutograd, SparseCPU, SparseCUDA",
         id="unknown-dispatch-key",
     ),
     pytest.param(
@@ -336,7 +347,7 @@ NATIVE_ERRORS = [
     ),
     pytest.param(
         EXP + "  dtypes: float\n",
-        f"{NF}:1: exp: unknown dtypes 'float'; use one of all, floating, integral, no_bool",
+        f"{NF}:1: exp: unknown dtypes 'float'; use one of all, floating, float_double, integral, no_bool",
         id="unknown-dtypes",
     ),
     pytest.param(
