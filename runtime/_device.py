@@ -12,6 +12,7 @@ class device:
     """
 
     __slots__ = ("index", "type")
+    sparse = False  # a strided tensor's device; a sparse COO tensor's is a SparseDevice
 
     def __init__(self, type, index: int | None = None):
         if isinstance(type, device):
@@ -69,8 +70,32 @@ class device:
         )
 
 
+class SparseDevice(device):
+    """The device of a sparse COO tensor: equal to (and hashed as) the plain device it lives on, but its
+    dispatch key (``SparseCPU``/``SparseCUDA``) routes the generated ops to the spec's sparse kernels."""
+
+    __slots__ = ()
+    sparse = True
+
+    @property
+    def key(self) -> str:
+        return "SparseCPU" if self.type == "cpu" else "SparseCUDA"
+
+    @property
+    def plain(self) -> device:
+        """The device itself, as strided tensors on it have it."""
+        return CPU if self.type == "cpu" else CUDA0
+
+
 CPU = device("cpu")
 CUDA0 = device("cuda", 0)
+SPARSE_CPU = SparseDevice("cpu")
+SPARSE_CUDA0 = SparseDevice("cuda", 0)
+
+
+def sparse_of(d: device) -> SparseDevice:
+    """The sparse dispatch device of plain device ``d``."""
+    return SPARSE_CPU if d.type == "cpu" else SPARSE_CUDA0
 
 
 def canonical(d) -> device:
@@ -84,4 +109,4 @@ def canonical(d) -> device:
         raise RuntimeError(f"CUDA error: invalid device ordinal {d.index}")
     if d.type == "meta":
         raise NotImplementedError("yaten has no 'meta' device yet: tensors live on 'cpu' or 'cuda'")
-    return CPU if d.type == "cpu" else d
+    return CPU if d.type == "cpu" else (CUDA0 if d.sparse else d)

@@ -37,10 +37,13 @@ def common_device(op: str, *tensors, scalars_from=None):
         d = t._device
         if dev is None:
             dev = d
-        elif d is not dev and d != dev:
-            if scalars_from is not None:
-                return _device_with_cpu_scalars(op, tensors, scalars_from)
-            raise _mismatch(op, dev, d)
+        elif d is not dev:
+            if d != dev:
+                if scalars_from is not None:
+                    return _device_with_cpu_scalars(op, tensors, scalars_from)
+                raise _mismatch(op, dev, d)
+            if d.sparse:  # a sparse argument dispatches the op to its sparse kernel
+                dev = d
     return CPU if dev is None else dev
 
 
@@ -51,7 +54,7 @@ def _device_with_cpu_scalars(op: str, tensors, first: int):
     for i, t in enumerate(tensors):
         if t is None or (i >= first and t._device.type == "cpu" and not t._data.ndim):
             continue
-        if dev is None:
+        if dev is None or (t._device.sparse and t._device == dev):
             dev = t._device
         elif t._device != dev:
             raise _mismatch(op, dev, t._device)
@@ -66,10 +69,24 @@ def _mismatch(op: str, a, b) -> RuntimeError:
 
 
 def kernel(table: dict, device, op: str):
+    """The kernel of ``table`` for ``device``: its type, or its sparse dispatch key (a tensor-level kernel)."""
     try:
-        return table[device.type]
+        return table[device.key] if device.sparse else table[device.type]
     except KeyError:
+        if device.sparse:
+            raise no_sparse_kernel(op, device) from None
         raise NotImplementedError(
             f"Could not run '{op}' with arguments from the '{device.type.upper()}' backend: "
             f"no {device.type} kernel in spec/native_functions.yaml"
         ) from None
+
+
+def no_sparse_kernel(op: str, device) -> NotImplementedError:
+    """PyTorch's error for an op that has no kernel for sparse COO arguments (``op``: ``sigmoid``, ``add_``)."""
+    return NotImplementedError(
+        f"Could not run 'aten::{op}' with arguments from the '{device.key}' backend. This could be because the "
+        "operator doesn't exist for this backend, or was omitted during the selective/custom build process (if "
+        "using custom build). If you are a Facebook employee using PyTorch on mobile, please visit "
+        f"https://fburl.com/ptmfixes for possible resolutions. 'aten::{op}' is only available for these backends: "
+        "[CPU, CUDA] (yaten has no sparse kernel for it)."
+    )

@@ -694,6 +694,10 @@ def like(fn: str, input, dtype, device, requires_grad, memory_format):
     """The dtype, device, host array and element strides of a new tensor shaped like ``input``
     (shared with _random)."""
     tensor_arg(fn, "input", 1, input)
+    if input.is_sparse:  # zeros_like and empty_like make sparse tensors; the fills have no sparse kernel
+        from ._dispatch import no_sparse_kernel
+
+        raise no_sparse_kernel(_SPARSE_FILL.get(fn, fn), input._device)
     dt = dtype_arg(fn, dtype) or input.dtype
     dev = input.device if device is None else _dev.canonical(device)
     check_requires_grad(dt, requires_grad)
@@ -706,6 +710,21 @@ def like(fn: str, input, dtype, device, requires_grad, memory_format):
     return dt, dev, empty_host(shape, strides, dt.np), strides
 
 
+# The op torch's *_like of a sparse tensor reaches first, which has no sparse kernel.
+_SPARSE_FILL = {"ones_like": "fill_.Scalar", "full_like": "fill_.Scalar", "rand_like": "uniform_",
+                "randn_like": "normal_", "randint_like": "random_.from", "bernoulli": "bernoulli_.float"}  # fmt: skip
+
+
+def _sparse_zeros_like(input, dtype, device, requires_grad) -> Tensor:
+    """torch's zeros_like/empty_like of a sparse tensor: a sparse one with no entries, same sparse dims."""
+    from .sparse._factory import sparse_coo_tensor
+
+    dev = input.device if device is None else _dev.canonical(device)
+    values = zeros((0, *input.shape[input.sparse_dim() :]), dtype=dtype or input.dtype, device=dev)
+    indices = zeros((input.sparse_dim(), 0), dtype=D.int64, device=dev)
+    return sparse_coo_tensor(indices, values, input.shape, requires_grad=requires_grad, is_coalesced=True)
+
+
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:  # fmt: skip
     """An uninitialised tensor with the shape (and, by default, dtype, device and layout) of ``input``.
@@ -714,6 +733,8 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     >>> yaten.empty_like(yaten.ones(2, 3), dtype=yaten.int32).dtype
     yaten.int32
     """
+    if isinstance(input, Tensor) and input.is_sparse:
+        return _sparse_zeros_like(input, dtype, device, requires_grad)
     _, dev, host, strides = like("empty_like", input, dtype, device, requires_grad, memory_format)
     return make(host, dev, requires_grad, strides)
 
@@ -726,6 +747,8 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     >>> yaten.zeros_like(yaten.tensor([[1, 2]]))
     tensor([[0, 0]])
     """
+    if isinstance(input, Tensor) and input.is_sparse:
+        return _sparse_zeros_like(input, dtype, device, requires_grad)
     _, dev, host, strides = like("zeros_like", input, dtype, device, requires_grad, memory_format)
     host[...] = 0
     return make(host, dev, requires_grad, strides)

@@ -10,6 +10,7 @@ import importlib
 import numpy as np
 
 from . import _dtype as D
+from ._dispatch import no_sparse_kernel
 from ._fp_errors import quiet
 from ._host_allocator import allocation_error
 from ._overlap import assert_no_overlap_with_inputs
@@ -65,7 +66,9 @@ class PointwiseOp:
         self.promote = promote  # positions of the arguments that take part in promotion
         self.kind = kind  # PyTorch's promotion kind: default, int_to_float, always_bool, bool_to_long,
         # complex_to_float
-        self.dtypes = dtypes  # real input dtypes the op is defined for: all, floating, integral, no_bool
+        self.dtypes = (
+            dtypes  # real input dtypes the op is defined for: all, floating, float_double, integral, no_bool
+        )
         self.complex = complex  # the device types whose kernels take complex ones too: ("cpu", "cuda")
         self.alpha = alpha  # position of an ``alpha`` scale, which must fit the promoted dtype
         self._cpu_fn = cpu_fn
@@ -103,6 +106,7 @@ class PointwiseOp:
                 raise complex_refusal(self.name, rt, args)
         elif (
             (dtypes == "floating" and rt.kind != "f")
+            or (dtypes == "float_double" and (rt.kind != "f" or rt.itemsize < 4))
             or (dtypes == "integral" and rt.kind not in "bi")
             or (dtypes == "no_bool" and rt is D.bool)
         ):
@@ -136,6 +140,9 @@ class PointwiseOp:
 
     def __call__(self, device, args, out=None):
         """The result array of this op on ``args`` (schema order); written into ``out`` if given."""
+        if device.sparse:  # an op whose spec entry names no sparse kernel (its in-place form: out is self)
+            inplace = out is not None and out is args[0]
+            raise no_sparse_kernel(op_name(self.name) + ("_" if inplace else ""), device)
         unit = self._unit_alpha
         if (
             unit is not None

@@ -223,14 +223,15 @@ def _tensor_str(values: np.ndarray, indent: int, summarize: bool, formatter: _Fo
     return "[" + ("," + "\n" * (values.ndim - 1) + " " * (indent + 1)).join(slices) + "]"
 
 
-def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
+def _add_suffixes(text: str, suffixes: list[str], indent: int, force_newline: bool = False) -> str:
     parts = [text]
     # Quirk kept from torch: this overcounts the last line by 2 (by 1 after a newline).
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+        if force_newline or last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + len(suffix)
+            force_newline = False
         else:
             parts.append(", " + suffix)
             last_line_len += len(suffix) + 2
@@ -285,15 +286,60 @@ def format_tensor(
             suffixes.append("size=" + shape)
         if dtype_name not in defaults:
             suffixes.append(f"dtype=yaten.{dtype_name}")
-        summarize = values.size > PRINT_OPTS.threshold
-        shown = _summarized(values) if summarize else values
-        if dtype_name in _COMPLEX_NAMES:
-            formatter = _ComplexFormatter(shown)
-        else:
-            formatter = _Formatter(shown, floating=dtype_name in _FLOAT_NAMES)
-        body = _tensor_str(values, indent, summarize, formatter)
+        body = _elements(values, dtype_name, indent)
     if grad_fn_name is not None:
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(start + body, suffixes, indent)
+
+
+def _elements(values: np.ndarray, dtype_name: str, indent: int) -> str:
+    """The bracketed elements of a non-empty tensor, its first line starting at column ``indent``."""
+    summarize = values.size > PRINT_OPTS.threshold
+    shown = _summarized(values) if summarize else values
+    if dtype_name in _COMPLEX_NAMES:
+        formatter = _ComplexFormatter(shown)
+    else:
+        formatter = _Formatter(shown, floating=dtype_name in _FLOAT_NAMES)
+    return _tensor_str(values, indent, summarize, formatter)
+
+
+def format_sparse_coo(
+    indices: np.ndarray,
+    values: np.ndarray,
+    *,
+    size: tuple,
+    dtype_name: str,
+    device: str,
+    default_dtype_name: str = "float32",
+    grad_fn_name: str | None = None,
+    requires_grad: bool = False,
+) -> str:
+    """The text PyTorch's ``repr`` gives a sparse COO tensor with these (host) indices and values.
+
+    >>> import numpy as np
+    >>> print(format_sparse_coo(np.array([[0, 1]]), np.array([1.0, 2.0]), size=(3,), dtype_name="float64",
+    ...                         device="cpu"))
+    tensor(indices=tensor([[0, 1]]),
+           values=tensor([1., 2.]),
+           size=(3,), nnz=2, dtype=yaten.float64, layout=yaten.sparse_coo)
+    """
+    indent = len("tensor(")
+    parts = []
+    for prefix, part, name in (("indices=tensor(", indices, "int64"), ("values=tensor(", values, dtype_name)):
+        text = "[]" if part.size == 0 else _elements(part, name, indent + len(prefix))
+        if part.size == 0:
+            text += ", size=" + str(tuple(int(n) for n in part.shape))
+        parts.append(prefix + text + ")")
+    suffixes = [f"device='{device}'"] if device != "cpu" else []
+    suffixes += ["size=" + str(tuple(size)), f"nnz={values.shape[0]}"]
+    if dtype_name not in (default_dtype_name, "int64", "bool"):
+        suffixes.append(f"dtype=yaten.{dtype_name}")
+    suffixes.append("layout=yaten.sparse_coo")
+    if grad_fn_name is not None:
+        suffixes.append(f"grad_fn=<{grad_fn_name}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    body = "tensor(" + (",\n" + " " * indent).join(parts)
+    return _add_suffixes(body, suffixes, indent, force_newline=True)

@@ -1,9 +1,10 @@
 """What programs ask about a tensor's kind and place rather than its values, answered as torch answers.
 
-Every yaten tensor is dense and strided, on the cpu or one cuda device, never sparse, quantized, nested,
+A yaten tensor is strided or sparse COO (``x.is_sparse``, ``x.layout`` is ``yaten.strided`` or
+``yaten.sparse_coo``: runtime/_sparse_coo.py), on the cpu or one cuda device, never CSR, quantized, nested,
 MKL-DNN, meta, or on an accelerator yaten has no backend for, so those flags are properties that are
-False (``x.is_sparse``, ``x.is_meta``, ...), and ``x.layout`` is ``yaten.strided``. The layouts are
-objects as torch's, so code can compare with ``yaten.sparse_coo`` or pass ``layout=yaten.strided``.
+False (``x.is_sparse_csr``, ``x.is_meta``, ...). The layouts are objects as torch's, so code can compare
+with ``yaten.sparse_coo`` or pass ``layout=yaten.strided``.
 
 Pinned memory: yaten has no page-locked host memory. ``pin_memory()`` raises torch's error where no
 accelerator is available and otherwise returns a copy (as torch's returns a copy), which ``is_pinned()``
@@ -45,12 +46,14 @@ jagged = layout("jagged")
 _mkldnn = layout("_mkldnn")
 
 # torch's Tensor properties for layouts, dtypes and devices yaten does not have.
-_NEVER = ("is_sparse", "is_sparse_csr", "is_quantized", "is_mkldnn", "is_meta", "is_xpu", "is_mps", "is_nested",
+_NEVER = ("is_sparse_csr", "is_quantized", "is_mkldnn", "is_meta", "is_xpu", "is_mps", "is_nested",
           "is_vulkan", "is_xla", "is_ipu", "is_maia", "is_mtia")  # fmt: skip
 for _name in _NEVER:
     setattr(Tensor, _name, property(lambda self: False, doc=f"False: yaten has no such tensors ({_name})."))
+Tensor.is_sparse = property(lambda self: self._device.sparse, doc="Whether this is a sparse COO tensor.")
 Tensor.layout = property(
-    lambda self: strided, doc="``yaten.strided``: every yaten tensor is dense and strided."
+    lambda self: sparse_coo if self._device.sparse else strided,
+    doc="``yaten.sparse_coo`` for a sparse COO tensor, else ``yaten.strided``.",
 )
 
 

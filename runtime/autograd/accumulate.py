@@ -28,7 +28,9 @@ def accumulate_grad(variable, grad) -> None:
     ops = _generated or (_generated := importlib.import_module("yaten._generated.ops"))
 
     old = variable._grad
-    if old is None:
+    if old is None and grad.is_sparse:
+        variable._grad = ops.clone(grad)  # a sparse gradient is kept as torch keeps it: its own copy
+    elif old is None:
         if not STATE.enabled and sys.getrefcount(grad) <= _UNSHARED_REFS and _sole_owner(grad, variable):
             # No one else can reach this gradient or its memory: .grad takes it as it is, as
             # PyTorch's AccumulateGrad takes a gradient whose use count says the same.
@@ -37,6 +39,8 @@ def accumulate_grad(variable, grad) -> None:
             # It may also be another leaf's gradient, a hook's or the caller's: keep a copy. Under
             # create_graph the copy keeps its history so the gradient can be differentiated.
             variable._grad = _contract_copy(ops, grad, variable)
+    elif old.is_sparse and not grad.is_sparse:
+        variable._grad = ops.add_Tensor(grad, old)  # a dense gradient joining a sparse one: dense + sparse
     elif STATE.enabled or old._rg:
         variable._grad = ops.add_Tensor(old, grad)
     else:

@@ -56,7 +56,8 @@ def _needed(nodes, targets):
 
 def _add_grad(buf, i, g):
     old = buf[i]
-    buf[i] = g if old is None else old + g
+    # As torch's InputBuffer: onto a sparse gradient the new one goes first (dense + sparse is defined).
+    buf[i] = g if old is None else (g + old if old.is_sparse else old + g)
 
 
 def _pre(node, grads):

@@ -471,8 +471,9 @@ def gradcheck(
     """Check the gradients of ``func`` at ``inputs`` against central finite differences (use float64).
 
     Returns True, or raises :class:`GradcheckError` saying which Jacobian differs (returns False instead
-    with ``raise_exception=False``). ``masked`` only concerns sparse tensors, which yaten does not have;
-    the batched and forward-mode checks raise NotImplementedError when asked for.
+    with ``raise_exception=False``). A sparse input is checked as torch checks it: with ``masked=True``
+    through its specified values only, else through every element of its dense form. The batched and
+    forward-mode checks raise NotImplementedError when asked for.
 
     >>> import yaten
     >>> x = yaten.tensor([1.0, 2.0], dtype=yaten.float64, requires_grad=True)
@@ -493,6 +494,7 @@ def gradcheck(
         check_batched_forward_grad=check_batched_forward_grad,
         check_forward_ad=check_forward_ad,
     )
+    func, inputs = _through_sparse_inputs(func, _as_tuple(inputs), bool(masked))
     try:
         return _gradcheck(
             func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes, fast_mode
@@ -501,6 +503,32 @@ def gradcheck(
         if raise_exception:
             raise
         return False
+
+
+def _through_sparse_inputs(func, inputs: tuple, masked: bool):
+    """``func`` and ``inputs`` with each sparse input that requires grad replaced by a strided tensor it
+    is rebuilt from inside the call: its values (``masked``: the Jacobian of the specified elements, the
+    gradient's values at the input's indices) or its dense form (every element, as torch's default)."""
+    import yaten
+
+    sparse = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.is_sparse and x.requires_grad]
+    if not sparse:
+        return func, inputs
+    originals = {i: inputs[i].detach().coalesce() for i in sparse}
+    plain = list(inputs)
+    for i, x in originals.items():
+        plain[i] = (x.values() if masked else x.to_dense()).clone().requires_grad_()
+
+    def rebuilt(*args):
+        args = list(args)
+        for i, x in originals.items():
+            if masked:
+                args[i] = yaten.sparse_coo_tensor(x.indices(), args[i], x.shape, is_coalesced=True)
+            else:
+                args[i] = args[i].to_sparse(x.sparse_dim())
+        return func(*args)
+
+    return rebuilt, tuple(plain)
 
 
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes, fast_mode):

@@ -28,7 +28,11 @@ def to_copy(
 ):
     """A copy of ``self`` in ``dtype`` on ``device``, laid out as ``self`` (torch's preserve_format):
     converted on ``self``'s device, then, to another device, moved as one block of bytes and viewed
-    with the same strides there."""
+    with the same strides there. A sparse tensor's indices and values are copied so."""
+    if self._device.sparse:  # not a SparseCPU key: the schema's 'device' argument is the op's own name for it
+        from .sparse_coo import sparse_to_copy
+
+        return sparse_to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_format)
     dtype = self._dtype if dtype is None else dtype
     device = self._device if device is None else _dev.canonical(device)
     if self._device.type == "cpu":

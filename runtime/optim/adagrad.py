@@ -173,8 +173,17 @@ def adagrad(
         step = _get_value(step_t)
         grad = grad if not maximize else -grad
         if weight_decay != 0:
+            if grad.is_sparse:
+                raise RuntimeError("weight_decay option is not compatible with sparse gradients")
             grad = grad.add(param, alpha=weight_decay)
         clr = lr / (1 + (step - 1) * lr_decay)
+        if grad.is_sparse:  # torch's update at the (coalesced) entries the gradient names
+            grad = grad.coalesce()
+            indices, values = grad._indices(), grad._values()
+            state_sum.add_(yaten.sparse_coo_tensor(indices, values.pow(2), grad.shape))
+            std_values = state_sum.sparse_mask(grad)._values().sqrt_().add_(eps)
+            param.add_(yaten.sparse_coo_tensor(indices, values / std_values, grad.shape), alpha=-clr)
+            continue
         state_sum.addcmul_(grad, grad, value=1)
         std = state_sum.sqrt() + eps if differentiable else state_sum.sqrt().add_(eps)
         _addcdiv_(param, grad, std, value=-clr)

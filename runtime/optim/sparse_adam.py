@@ -1,10 +1,13 @@
 """SparseAdam, as ``torch.optim.SparseAdam``.
 
-SparseAdam updates only the entries a sparse gradient names. yaten has no sparse tensors, so every
-gradient is dense, and PyTorch's SparseAdam refuses dense gradients: ``step`` raises its error for
-any parameter that has a gradient (and does nothing when none has), exactly as ``torch.optim``.
-Construction validates its arguments as PyTorch does, so programs that build one import and run.
+SparseAdam updates only the entries a sparse COO gradient names (``nn.Embedding(sparse=True)``'s), as
+torch's single-tensor algorithm: the moments are dense tensors updated at those entries only; a dense
+gradient is torch's error.
 """
+
+import math
+
+import yaten
 
 from .optimizer import Optimizer, _check_tensor_hyperparameter, _closure_loss
 
@@ -24,6 +27,10 @@ class SparseAdam(Optimizer):
     Traceback (most recent call last):
     ...
     RuntimeError: SparseAdam does not support dense gradients, please consider Adam instead
+    >>> p.grad = yaten.sparse_coo_tensor([[1]], [1.0], (2,))
+    >>> opt.step()
+    >>> p
+    tensor([ 0.0000, -0.1000], requires_grad=True)
     """
 
     def __init__(
@@ -52,11 +59,48 @@ class SparseAdam(Optimizer):
             )
 
     def step(self, closure=None):
-        """Perform one step; a parameter with a (necessarily dense) gradient raises, as in PyTorch."""
+        """Perform one step on the entries each parameter's sparse gradient names."""
         loss = _closure_loss(closure)
-        for group in self.param_groups:
-            if any(p.grad is not None for p in group["params"]):
-                raise RuntimeError(
-                    "SparseAdam does not support dense gradients, please consider Adam instead"
-                )
+        with yaten.no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    if not p.grad.is_sparse:
+                        raise RuntimeError(
+                            "SparseAdam does not support dense gradients, please consider Adam instead"
+                        )
+                    state = self.state[p]
+                    if len(state) == 0:
+                        state["step"] = 0
+                        state["exp_avg"] = yaten.zeros_like(p)
+                        state["exp_avg_sq"] = yaten.zeros_like(p)
+                    state["step"] += 1
+                    _sparse_adam_step(p, state, group)
         return loss
+
+
+def _sparse_adam_step(param, state, group) -> None:
+    """torch's ``_single_tensor_sparse_adam`` for one parameter: ``old += (1 - b) * (new - old)`` at the
+    gradient's (coalesced) entries, then the bias-corrected step there."""
+    beta1, beta2 = group["betas"]
+    grad = (-param.grad if group["maximize"] else param.grad).coalesce()
+    indices, values = grad._indices(), grad._values()
+    if values.numel() == 0:
+        return
+
+    def make_sparse(v):
+        return yaten.sparse_coo_tensor(indices, v, grad.shape)
+
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    old_exp_avg = exp_avg.sparse_mask(grad)._values()
+    exp_avg_update = values.sub(old_exp_avg).mul_(1 - beta1)
+    exp_avg.add_(make_sparse(exp_avg_update))
+    old_exp_avg_sq = exp_avg_sq.sparse_mask(grad)._values()
+    exp_avg_sq_update = values.pow(2).sub_(old_exp_avg_sq).mul_(1 - beta2)
+    exp_avg_sq.add_(make_sparse(exp_avg_sq_update))
+    numer = exp_avg_update.add_(old_exp_avg)
+    denom = exp_avg_sq_update.add_(old_exp_avg_sq).sqrt_().add_(group["eps"])
+    step = state["step"]
+    step_size = group["lr"] * math.sqrt(1 - beta2**step) / (1 - beta1**step)
+    param.add_(make_sparse(-step_size * numer.div_(denom)))
