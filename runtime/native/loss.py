@@ -12,6 +12,8 @@ finite at inputs of exactly 0 or 1, where differentiating the clamped logs would
 import yaten
 
 from .. import _dtype as D
+from .._autocast import STATE as _AMP
+from .._autocast import call as _autocast
 from .._generated import ops as _ops  # (imported while ops loads; used at call time)
 
 NONE, MEAN, SUM = 0, 1, 2
@@ -125,6 +127,9 @@ def nll_loss(self, target, weight=None, reduction=MEAN, ignore_index=-100):
 def cross_entropy(self, target, weight=None, reduction=MEAN, ignore_index=-100, label_smoothing=0.0):
     """PyTorch's ``cross_entropy_loss``: class indices (``log_softmax`` + ``nll_loss``, with label
     smoothing mixed in) or, when target has input's shape, class probabilities."""
+    if _AMP.active and _AMP.entered is not cross_entropy:  # torch's CPU autocast list: float32
+        args = dict(self=self, target=target, weight=weight, reduction=reduction, ignore_index=ignore_index)
+        return _autocast(cross_entropy, {"cpu": "fp32"}, {**args, "label_smoothing": label_smoothing})
     class_dim = 0 if self.ndim == 1 else 1
     if tuple(self.shape) == tuple(target.shape):
         if not target.dtype.is_floating_point:

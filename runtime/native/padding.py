@@ -10,6 +10,9 @@ where it falls outside (constant); a negative padding drops positions. Autograd 
 
 import yaten
 
+from .._autocast import STATE as _AMP
+from .._autocast import call as _autocast
+
 _MODES = {"reflect": "reflection", "replicate": "replication", "circular": "circular"}
 _DIM_NAMES = ("D", "H", "W")
 
@@ -111,6 +114,10 @@ def pad(self, pad, mode="constant", value=None):
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
         )
+    op = globals()["pad"]  # (the argument ``pad`` hides this function)
+    if _AMP.active and _AMP.entered is not op and (mode == "replicate" or (mode == "reflect" and n < 3)):
+        # torch's reflection_pad1d/2d and replication_pad1d/2d/3d are on its CPU autocast list (float32)
+        return _autocast(op, {"cpu": "fp32"}, {"self": self, "pad": pad, "mode": mode})
     _check_dims(self, mode, n)
     pairs = _pairs(pad, self.ndim)
     _check_sizes(self, mode, pairs)

@@ -9,6 +9,9 @@ sequence and the steps read it through one ``split``, so T steps record about 3T
 
 import yaten
 
+from .._autocast import STATE as _AMP
+from .._autocast import call as _autocast
+
 
 def _check_input(input, w_ih):
     if input.size(1) != w_ih.size(1):
@@ -184,6 +187,13 @@ def _layers(mode, data, batch_sizes, hx, params, has_biases, num_layers, dropout
 
 
 def _padded(mode, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    if mode == "LSTM" and _AMP.active and _AMP.entered is not _padded and hx[0].shape[-1] == hx[1].shape[-1]:
+        # torch's CPU LSTM without projections runs oneDNN's layer, on its autocast list: all in bfloat16
+        args = dict(
+            mode=mode, input=input, hx=hx, params=params, has_biases=has_biases, num_layers=num_layers
+        )
+        args.update(dropout=dropout, train=train, bidirectional=bidirectional, batch_first=batch_first)
+        return _autocast(_padded, {"cpu": "lower_precision_fp"}, args)
     if batch_first:
         input = input.transpose(0, 1)
     steps, batch = input.size(0), input.size(1)

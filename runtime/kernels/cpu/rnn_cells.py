@@ -113,6 +113,20 @@ def fused_cell_checks(op, input_gates, hidden_gates, prev, input_bias, hidden_bi
         )
 
 
+def cell_dtype(input_gates, hidden_gates, prev):
+    """The dtype of a fused cell's results: its operands' promoted dtype, as torch's composite cells
+    give it (an autocast region's bfloat16 gates with a float32 state make float32 states).
+
+    >>> import ml_dtypes
+    >>> cell_dtype(np.zeros(1, ml_dtypes.bfloat16), np.zeros(1, ml_dtypes.bfloat16), np.zeros(1, np.float32))
+    dtype('float32')
+    """
+    dtypes = {np.dtype(a.dtype) for a in (input_gates, hidden_gates, prev)}
+    if len(dtypes) == 1:
+        return dtypes.pop()
+    return np.dtype(np.float64 if np.dtype(np.float64) in dtypes else np.float32)  # low ones meet at float32
+
+
 def _c(a, dtype):
     return np.ascontiguousarray(a, dtype=dtype)
 
@@ -136,7 +150,8 @@ def fused_lstm_cell(input_gates, hidden_gates, cx, input_bias, hidden_bias):
     (array([[0.5]]), array([[0.5, 0.5, 0. , 0.5]]))
     """
     fused_cell_checks("_thnn_fused_lstm_cell", input_gates, hidden_gates, cx, input_bias, hidden_bias, 4)
-    dtype = compute_dtype(input_gates.dtype)
+    out = cell_dtype(input_gates, hidden_gates, cx)
+    dtype = compute_dtype(out)
     h = input_gates.shape[1] // 4
     ws = _gate_sums(input_gates, hidden_gates, input_bias, hidden_bias, dtype)
     g = np.tanh(ws[:, 2 * h : 3 * h])
@@ -146,7 +161,6 @@ def fused_lstm_cell(input_gates, hidden_gates, cx, input_bias, hidden_bias):
     cy += ws[:, :h] * g
     hy = np.tanh(cy)
     hy *= ws[:, 3 * h :]
-    out = input_gates.dtype
     return hy.astype(out, copy=False), cy.astype(out, copy=False), ws.astype(out, copy=False)
 
 
@@ -184,7 +198,8 @@ def fused_gru_cell(input_gates, hidden_gates, hx, input_bias, hidden_bias):
     (array([[0.5]]), array([[0.5, 0.5, 0. , 1. , 0. ]]))
     """
     fused_cell_checks("_thnn_fused_gru_cell", input_gates, hidden_gates, hx, input_bias, hidden_bias, 3)
-    dtype = compute_dtype(input_gates.dtype)
+    out = cell_dtype(input_gates, hidden_gates, hx)
+    dtype = compute_dtype(out)
     batch, gates = input_gates.shape
     h = gates // 3
     prev = hx.reshape(batch, h).astype(dtype, copy=False)
@@ -203,7 +218,6 @@ def fused_gru_cell(input_gates, hidden_gates, hx, input_bias, hidden_bias):
     hy *= rz[:, h:]
     hy += n
     ws = np.concatenate([rz, n, prev, h_n], axis=1)
-    out = input_gates.dtype
     return hy.astype(out, copy=False), ws.astype(out, copy=False)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from numba import cuda
 
 from ..cpu.convert import compute_dtype
-from ..cpu.rnn_cells import fused_cell_checks
+from ..cpu.rnn_cells import cell_dtype, fused_cell_checks
 from . import memory
 from .copy import contiguous_cast, launch
 from .reduce import sum_dim
@@ -137,7 +137,8 @@ def fused_lstm_cell(input_gates, hidden_gates, cx, input_bias, hidden_bias):
     (array([[0.5]]), array([[0.5, 0.5, 0. , 0.5]]))
     """
     fused_cell_checks("_thnn_fused_lstm_cell", input_gates, hidden_gates, cx, input_bias, hidden_bias, 4)
-    dtype = compute_dtype(input_gates.dtype)
+    out = cell_dtype(input_gates, hidden_gates, cx)
+    dtype = compute_dtype(out)
     batch, gates = input_gates.shape
     h = gates // 4
     hy, cy, ws = (
@@ -150,7 +151,6 @@ def fused_lstm_cell(input_gates, hidden_gates, cx, input_bias, hidden_bias):
         _flat(cx, cx.shape, dtype), _bias(input_bias, dtype), _bias(hidden_bias, dtype), input_bias is not None, h,
         hy, cy, ws,
     )  # fmt: skip
-    out = input_gates.dtype
     return _shaped(hy, (batch, h), out), _shaped(cy, (batch, h), out), _shaped(ws, (batch, gates), out)
 
 
@@ -192,7 +192,8 @@ def fused_gru_cell(input_gates, hidden_gates, hx, input_bias, hidden_bias):
     (array([[0.5]]), array([[0.5, 0.5, 0. , 1. , 0. ]]))
     """
     fused_cell_checks("_thnn_fused_gru_cell", input_gates, hidden_gates, hx, input_bias, hidden_bias, 3)
-    dtype = compute_dtype(input_gates.dtype)
+    out = cell_dtype(input_gates, hidden_gates, hx)
+    dtype = compute_dtype(out)
     batch, gates = input_gates.shape
     h = gates // 3
     hy, ws = memory.empty((batch * h,), dtype), memory.empty((batch * 5 * h,), dtype)
@@ -201,7 +202,6 @@ def fused_gru_cell(input_gates, hidden_gates, hx, input_bias, hidden_bias):
         _flat(hx, hx.shape, dtype), _bias(input_bias, dtype), _bias(hidden_bias, dtype), input_bias is not None, h,
         hy, ws,
     )  # fmt: skip
-    out = input_gates.dtype
     return _shaped(hy, (batch, h), out), _shaped(ws, (batch, 5 * h), out)
 
 
