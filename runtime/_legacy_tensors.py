@@ -4,7 +4,9 @@
 ``LongTensor([1, 2])`` a tensor of that data, ``FloatTensor(t)`` an alias of a float32 tensor ``t``, and
 ``FloatTensor()`` an empty one; all on the cpu. Their metaclass, ``tensortype``, answers ``isinstance``
 as torch's does: a cpu tensor of that dtype is an instance (``isinstance(yaten.ones(2), yaten.FloatTensor)``),
-though the classes are not subclasses of ``Tensor``.
+though the classes are not subclasses of ``Tensor``. ``yaten.cuda.FloatTensor`` and friends are the same
+constructors for cuda tensors (made on the current cuda device; without one, ``No CUDA GPUs are
+available``).
 """
 
 import warnings
@@ -19,27 +21,42 @@ class tensortype(type):
     """The type of the legacy constructors: isinstance checks compare dtype and device."""
 
     dtype: D.dtype
+    device_type: str  # "cpu" or "cuda"
 
     def __instancecheck__(cls, obj) -> bool:
-        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu"
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == cls.device_type
 
     def __call__(cls, *args, device=None):
-        if device is not None and _dev.device(device).type != "cpu":
+        if device is not None and _dev.device(device).type != cls.device_type:
             raise RuntimeError(
-                f"legacy constructor expects device type: cpu but device type: {_dev.device(device).type} was passed"
+                f"legacy constructor expects device type: {cls.device_type} but device type: "
+                f"{_dev.device(device).type} was passed"
             )
+        if cls.device_type == "cuda":
+            from . import cuda
+
+            cuda._require()  # without a device: torch's "No CUDA GPUs are available", as yaten.cuda's calls
         other = args[0] if len(args) == 1 and isinstance(args[0], Tensor) else None
         if other is not None and not isinstance(other, cls):
             raise TypeError(
-                f"expected {D.TYPEID_NAME[cls.dtype]} tensor on cpu (got {D.TYPEID_NAME[other.dtype]} on {other.device})"
+                f"expected {D.TYPEID_NAME[cls.dtype]} tensor on {cls.device_type} "
+                f"(got {D.TYPEID_NAME[other.dtype]} on {other.device})"
             )
-        return legacy_construct(cls.dtype, args, _dev.CPU)
+        return legacy_construct(cls.dtype, args, _dev.canonical(cls.device_type))
 
 
-def _legacy(dt: D.dtype) -> tensortype:
+def _legacy(dt: D.dtype, device_type: str = "cpu") -> tensortype:
     name = f"{D.LEGACY_NAME[dt]}Tensor"
-    doc = f"The legacy constructor of {dt} cpu tensors: ``{name}(*sizes)`` uninitialised, ``{name}(data)``."
-    return tensortype(name, (), {"dtype": dt, "is_cuda": False, "__module__": "yaten", "__doc__": doc})
+    doc = f"The legacy constructor of {dt} {device_type} tensors: ``{name}(*sizes)`` uninitialised, ``{name}(data)``."
+    module = "yaten" if device_type == "cpu" else "yaten.cuda"
+    attrs = {"dtype": dt, "device_type": device_type, "is_cuda": device_type == "cuda", "__module__": module,
+             "__doc__": doc}  # fmt: skip
+    return tensortype(name, (), attrs)
+
+
+def cuda_types() -> dict:
+    """``yaten.cuda``'s legacy constructors by name (``FloatTensor``, ...), made on first use."""
+    return {t.__name__: _legacy(t.dtype, "cuda") for t in _CPU_TYPES}
 
 
 BoolTensor = _legacy(D.bool)
@@ -52,6 +69,8 @@ HalfTensor = _legacy(D.float16)
 BFloat16Tensor = _legacy(D.bfloat16)
 FloatTensor = _legacy(D.float32)
 DoubleTensor = _legacy(D.float64)
+_CPU_TYPES = (BoolTensor, ByteTensor, CharTensor, ShortTensor, IntTensor, LongTensor, HalfTensor, BFloat16Tensor,
+              FloatTensor, DoubleTensor)  # fmt: skip
 
 
 def set_default_tensor_type(t) -> None:

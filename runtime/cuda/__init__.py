@@ -51,6 +51,12 @@ def device_count() -> int:
 def _require() -> None:
     if not is_available():
         raise RuntimeError("No CUDA GPUs are available")
+    # Numba takes its memory manager when the first CUDA context is made, which the calls that follow
+    # may do: yaten's caching allocator must be installed first.
+    import contextlib
+
+    with contextlib.suppress(ImportError):  # ImportError: this file loaded on its own, outside yaten
+        from ..kernels.cuda import memory  # noqa: F401 - installs the allocator on import
 
 
 def current_device() -> int:
@@ -221,3 +227,37 @@ def empty_cache() -> None:
     >>> yaten.cuda.empty_cache()
     """
     _pool().release(lambda block: None)  # dropping a block's owned pointer frees it
+
+
+_SUBMODULES = {
+    "_device": ("device", "device_of", "get_arch_list", "get_device_capability", "get_device_properties", "init",
+                "ipc_collect", "is_bf16_supported", "is_initialized", "is_tf32_supported", "mem_get_info",
+                "set_device"),
+    "_streams": ("Event", "Stream", "StreamContext", "current_stream", "default_stream", "set_stream", "stream"),
+    "_memory": ("max_memory_cached", "memory_cached", "memory_summary", "reset_max_memory_allocated",
+                "reset_max_memory_cached"),
+}  # fmt: skip
+_LEGACY_TYPES = ("BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
+                 "HalfTensor", "IntTensor", "LongTensor", "ShortTensor")  # fmt: skip
+
+
+def __getattr__(name: str):
+    # The rest of torch.cuda loads on first use (it needs the yaten package around this file, which
+    # tests/cuda/test_cuda_kernels.py loads on its own).
+    import importlib
+
+    if name == "amp":  # torch.cuda.amp
+        return importlib.import_module(".amp", __name__)
+    for module, names in _SUBMODULES.items():
+        if name in names:
+            value = getattr(importlib.import_module("." + module, __name__), name)
+            break
+    else:
+        if name not in _LEGACY_TYPES:
+            raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+        from .._legacy_tensors import cuda_types
+
+        globals().update(cuda_types())
+        value = globals()[name]
+    globals()[name] = value
+    return value

@@ -2,6 +2,7 @@
 
 import doctest
 import importlib
+import importlib.util
 import pkgutil
 
 import pytest
@@ -14,6 +15,11 @@ def _modules():
     for info in pkgutil.walk_packages(yaten.__path__, "yaten."):
         if ".kernels.cuda" in info.name or info.name.startswith("yaten._generated"):
             continue  # cuda kernels need the simulator (tests/cuda); generated code has no examples
+        if (
+            info.name.startswith("yaten.utils.tensorboard")
+            and importlib.util.find_spec("tensorboard") is None
+        ):
+            continue  # an optional extra; tests/namespaces/test_tensorboard.py checks the import error
         names.append(info.name)
     return names
 

@@ -148,11 +148,11 @@ def test_a_piece_yaten_lacks_fails_naming_it_and_feature_probes_see_it_missing(t
         tmp_path,
         """
         import torch
-        import torch.onnx  # a torch module yaten lacks imports; only using it fails
+        import torch.export  # a torch module yaten lacks imports; only using it fails
 
-        print(hasattr(torch, "compile"), torch.cuda.is_available())
+        print(hasattr(torch, "cond"), torch.cuda.is_available())
         try:
-            from torch import compile
+            from torch import cond
         except ImportError as error:
             print(error)
         try:
@@ -163,23 +163,24 @@ def test_a_piece_yaten_lacks_fails_naming_it_and_feature_probes_see_it_missing(t
             torch.nn.functional.no_such_function
         except AttributeError as error:
             print(error)
-        torch.onnx.export(torch.nn.Linear(1, 1), torch.ones(1), "model.onnx")
+        torch.export.export(torch.nn.Linear(1, 1), (torch.ones(1),))
         """,
     )
     done = _run([sys.executable, *MODULE_RUNNER, str(program)], cwd=tmp_path)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
         "False False",
-        "yaten has no torch.compile yet",
-        "yaten has no torch.utils.tensorboard.SummaryWriter yet",
+        "yaten has no torch.cond yet",
+        "yaten.utils.tensorboard (torch.utils.tensorboard) needs the tensorboard package, an optional extra: "
+        "pip install 'yaten[tensorboard]' (or pip install tensorboard)",
         "yaten has no torch.nn.functional.no_such_function yet",
     ]
     assert done.stderr == (
         "Traceback (most recent call last):\n"
         f'  File "{program}", line 18, in <module>\n'
-        '    torch.onnx.export(torch.nn.Linear(1, 1), torch.ones(1), "model.onnx")\n'
-        "    ^^^^^^^^^^^^^^^^^\n"
-        "AttributeError: yaten has no torch.onnx.export yet\n"
+        "    torch.export.export(torch.nn.Linear(1, 1), (torch.ones(1),))\n"
+        "    ^^^^^^^^^^^^^^^^^^^\n"
+        "AttributeError: yaten has no torch.export.export yet\n"
     )
 
 
