@@ -39,7 +39,7 @@ __all__ = [
     "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm", "seed", "set_rng_state",
 ]  # fmt: skip
 
-DEFAULT_SEED = 67280421310721  # PyTorch's seed for a generator nobody seeded
+DEFAULT_SEED = 67280421310721  # PyTorch's seed for a ``Generator()`` nobody seeded
 _DEVICE_INT_RANGE = 2**32  # the widest range of integers a cuda randint draws on the device
 
 # The C++ type names PyTorch's range checks print.
@@ -92,7 +92,7 @@ class Generator:
 
     def seed(self) -> int:
         """Reseed from the operating system's entropy; returns the new seed."""
-        s = int.from_bytes(os.urandom(8), "little")
+        s = _entropy_seed()
         self.manual_seed(s)
         return s
 
@@ -151,20 +151,28 @@ class Generator:
         return self
 
 
-default_generator = Generator()
+def _entropy_seed() -> int:
+    return int.from_bytes(os.urandom(8), "little")
+
+
+# As torch 2.13: each process's default generator starts from a fresh seed drawn from the OS's entropy
+# (``initial_seed()`` differs between runs); a forked child inherits its parent's stream.
+default_generator = Generator().manual_seed(_entropy_seed())
 
 
 class _Defaults:
-    # One default generator per device type; the cuda one is made on first use, from the last seed set.
+    # One default generator per device type; the cuda one is made on first use, from the last seed given
+    # to ``manual_seed`` or, as torch's, from a fresh seed of its own when none was.
     by_type: ClassVar[dict] = {"cpu": default_generator}
-    seed = DEFAULT_SEED
+    seed = None
 
 
 def default_generator_for(device: _dev.device) -> Generator:
     """The generator a random op on ``device`` uses when it is given none."""
     g = _Defaults.by_type.get(device.type)
     if g is None:
-        g = _Defaults.by_type[device.type] = Generator(device).manual_seed(_Defaults.seed)
+        seed = _entropy_seed() if _Defaults.seed is None else _Defaults.seed
+        g = _Defaults.by_type[device.type] = Generator(device).manual_seed(seed)
     return g
 
 
@@ -254,11 +262,12 @@ def seed() -> int:
     >>> yaten.initial_seed() == s
     True
     """
-    return manual_seed(int.from_bytes(os.urandom(8), "little")).initial_seed()
+    return manual_seed(_entropy_seed()).initial_seed()
 
 
 def initial_seed() -> int:
-    """The seed the default CPU generator was last started from.
+    """The seed the default CPU generator was last started from: until ``manual_seed`` is called, a
+    fresh one drawn from the OS's entropy when the process started, as torch 2.13's.
 
     >>> import yaten
     >>> yaten.manual_seed(7).initial_seed(), yaten.initial_seed()
@@ -724,7 +733,9 @@ def fill_uniform_(tensor: Tensor, low=0.0, high=1.0, generator=None) -> Tensor:
         return _fill_on_device(tensor, "uniform_", generator, "uniform_", lo, hi)
     u = _uniform01(_engine("uniform_", generator, tensor.device), tuple(tensor.shape), dt).astype(np.float64)
     values = (lo + (hi - lo) * u).astype(dt.np)
-    if lo < hi:  # a draw that rounds up to ``to`` in a narrow dtype stays below it: torch's range is [from, to)
+    if (
+        lo < hi
+    ):  # a draw that rounds up to ``to`` in a narrow dtype stays below it: torch's range is [from, to)
         values = np.minimum(values, np.nextafter(dt.np.type(hi), dt.np.type(-np.inf)))
     return _write(tensor, values)
 

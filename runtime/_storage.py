@@ -13,11 +13,38 @@ class UntypedStorage:
     12
     """
 
-    __slots__ = ("_buf", "device")
+    __slots__ = ("__weakref__", "_buf", "_shm", "device")
 
-    def __init__(self, buf, device=_device.CPU):
+    def __init__(self, buf, device=_device.CPU, shm=None):
         self._buf = buf  # a flat uint8 array of the device's backend
         self.device = device
+        self._shm = shm  # the _shared_memory.SharedBuffer whose bytes _buf is, once shared
+
+    def share_memory_(self) -> "UntypedStorage":
+        """Move the bytes into shared memory that other processes map (``yaten.multiprocessing`` sends
+        such a storage by reference, not by copy); a no-op when shared already and on cuda, as torch.
+
+        The storage object stays the same, but its bytes move: tensors made over it afterwards (and the
+        tensor whose ``share_memory_`` moved it) see the shared bytes, other tensors already over it keep
+        the old ones. Share a tensor before taking views of it.
+
+        >>> import yaten
+        >>> s = yaten.arange(3.0).untyped_storage()
+        >>> s.is_shared(), s.share_memory_() is s, s.is_shared()
+        (False, True, True)
+        """
+        if self._shm is None and self.device.type == "cpu":
+            from ._shared_memory import SharedBuffer, sharing_strategy
+
+            shm = SharedBuffer.create(self.nbytes(), sharing_strategy())
+            shm.array[:] = self._buf
+            self._buf, self._shm = shm.array, shm
+            shm.adopt(self)
+        return self
+
+    def is_shared(self) -> bool:
+        """Whether the bytes are in shared memory (cuda storages always count as shared, as torch's)."""
+        return self._shm is not None or self.device.type == "cuda"
 
     def nbytes(self) -> int:
         return self._buf.shape[0]

@@ -102,7 +102,8 @@ class Tensor(TensorMethods):
 
     @property
     def device(self) -> _dev.device:
-        return self._device
+        d = self._device
+        return d.plain if d.sparse else d  # a sparse tensor's device, without its dispatch key
 
     @property
     def is_cuda(self) -> bool:
@@ -179,12 +180,37 @@ class Tensor(TensorMethods):
         """
         s = self._storage
         if s is None:
+            if self._device.sparse:
+                raise NotImplementedError("Cannot access storage of SparseTensorImpl")
             root = self._base if self._base is not None else self
             s = root._storage
             if s is None:
                 s = root._storage = UntypedStorage(backend(root._device).flat_bytes(root._data), root._device)
             self._storage = s
         return s
+
+    def share_memory_(self) -> "Tensor":
+        """Move this tensor's storage into shared memory, so that processes it is sent to (through
+        ``yaten.multiprocessing``) share it rather than copy it; a no-op when shared already and on cuda.
+
+        This tensor and the tensor it is a view of look at the shared bytes afterwards; other views made
+        before the call keep the old bytes (yaten's views hold their own array), so share first.
+
+        >>> import yaten
+        >>> x = yaten.zeros(3)
+        >>> x.is_shared(), x.share_memory_() is x, x.is_shared()
+        (False, True, True)
+        """
+        storage = self.untyped_storage()
+        old = storage._buf
+        if storage.share_memory_()._buf is not old:
+            for t in (self, self._base) if self._base is not None else (self,):
+                t._data = _strided(storage, t._dtype, tuple(t._data.shape), t.stride(), t._offset)
+        return self
+
+    def is_shared(self) -> bool:
+        """Whether this tensor's storage is in shared memory (``share_memory_``); cuda tensors count as shared."""
+        return self.untyped_storage().is_shared()
 
     def data_ptr(self) -> int:
         if self._data.size == 0:
@@ -467,6 +493,8 @@ class Tensor(TensorMethods):
         return self._host().tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._device.sparse:
+            raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
         if self._rg and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
@@ -683,9 +711,16 @@ class Tensor(TensorMethods):
         return id(self)
 
     def __repr__(self) -> str:
-        from ._repr import format_tensor
+        from ._repr import format_sparse_coo, format_tensor
 
         fn = self.grad_fn
+        if self._device.sparse:
+            d = self._data
+            return format_sparse_coo(
+                d.indices._host(), d.values._host(), size=d.shape, dtype_name=self._dtype.name,
+                device=str(self._device), default_dtype_name=D.get_default_dtype().name,
+                grad_fn_name=None if fn is None else fn.name(), requires_grad=self._rg,
+            )  # fmt: skip
         return format_tensor(
             self._host(), dtype_name=self._dtype.name, device=str(self._device),
             default_dtype_name=D.get_default_dtype().name,
@@ -702,6 +737,11 @@ class Tensor(TensorMethods):
     def __reduce_ex__(self, protocol):
         from ._factories import tensor_from_host
 
+        if self._device.sparse:  # its parts, each pickled as a tensor
+            from .sparse._factory import rebuild_sparse
+
+            d = self._data
+            return (rebuild_sparse, (d.indices, d.values, d.shape, d.coalesced, self._rg))
         return (tensor_from_host, (self.detach().cpu()._host().copy(), str(self._device), self._rg))
 
     def __deepcopy__(self, memo):

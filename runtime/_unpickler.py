@@ -13,7 +13,10 @@ outside the loaded object replaced, as ``torch/_weights_only_unpickler.py`` rest
 - APPEND(S), SETITEM(S) and ADDITEMS go only into a list, a dict / OrderedDict / Counter and a set;
 - INST, OBJ, NEWOBJ_EX and EXT1/2/4 are refused; a persistent id must name a storage record.
 
-Every refusal is a ``pickle.UnpicklingError`` naming the step and the type.
+The globals a user marks safe (``serialization.add_safe_globals``, ``_safe_globals.py``) are allowed
+as torch allows them: named, called with any arguments, instantiated by NEWOBJ, and given state by
+BUILD (their ``__setstate__``, else their ``__dict__``). Every refusal is a ``pickle.UnpicklingError``
+naming the step and the type, in torch's words (``load`` wraps it in torch's advice).
 """
 
 import _compat_pickle
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 
 from . import _device as _dev
 from . import _dtype as D
+from ._safe_globals import unsupported_global, user_allowed
 from ._storage import UntypedStorage
 from ._tensor import Size, Tensor
 
@@ -46,9 +50,9 @@ class Refused(pickle.UnpicklingError):
 
 def _refuse(what: str) -> Refused:
     return Refused(
-        f"Weights only load failed: {what}. yaten.load rebuilds only tensors, parameters, dtypes, devices and "
-        "containers (dict, OrderedDict, list, tuple, set, numbers, strings, bytes, None), and never runs code "
-        "from the file. Load the file in an environment you trust and save a state_dict of plain data instead."
+        f"{what}. A weights-only load rebuilds tensors, parameters, dtypes, devices, containers (dict, "
+        "OrderedDict, list, tuple, set, numbers, strings, bytes, None) and the globals marked safe with "
+        "add_safe_globals, and never runs other code from the file"
     )
 
 
@@ -128,6 +132,30 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     return p
 
 
+def _get_layout(name):
+    """torch's ``serialization._get_layout``: the layout a sparse tensor's record names."""
+    from ._tensor_kind import sparse_coo
+
+    if name != "torch.sparse_coo":
+        raise RuntimeError(f"yaten.load: yaten has sparse COO tensors only, not {reprlib.repr(name)} ones")
+    return sparse_coo
+
+
+def _rebuild_sparse_tensor(layout, data):
+    """torch's ``_utils._rebuild_sparse_tensor`` for the COO layout: (indices, values, size[, is_coalesced]),
+    its indices checked against the size (torch validates them after loading)."""
+    from ._tensor_kind import sparse_coo
+    from .sparse._factory import sparse_coo_tensor
+
+    parts = data if isinstance(data, tuple) and len(data) in (3, 4) else None
+    if layout is not sparse_coo or parts is None or not all(isinstance(t, Tensor) for t in parts[:2]):
+        raise RuntimeError("yaten.load: a sparse tensor's record is (indices, values, size[, is_coalesced])")
+    coalesced = parts[3] if len(parts) == 4 else None
+    if coalesced not in (None, True, False) or not isinstance(parts[2], (tuple, list)):
+        raise RuntimeError("yaten.load: a sparse tensor's size must be a tuple and its is_coalesced a bool")
+    return sparse_coo_tensor(parts[0], parts[1], parts[2], check_invariants=True, is_coalesced=coalesced)
+
+
 def _rebuild_from_type_v2(func, new_type, args, state):
     # torch's wrapper for a tensor with Python attributes: only tensor rebuilds may be wrapped.
     if not any(func is f for f in _TENSOR_REBUILDS):
@@ -178,6 +206,20 @@ def parameter_type():
     return cls
 
 
+def python3_name(module: str, name: str) -> tuple[str, str]:
+    """Protocol 2 writes Python 2's names (``__builtin__.set``, ``commands.call``): map them back."""
+    if (module, name) in _compat_pickle.NAME_MAPPING:
+        return _compat_pickle.NAME_MAPPING[(module, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
+def allowed_global(module: str, name: str):
+    """What a checkpoint's ``module.name`` (a Python 3 name) is allowed by default as, or None."""
+    if f"{module}.{name}" == "torch.nn.parameter.Parameter":
+        return parameter_type()
+    return _ALLOWED.get(f"{module}.{name}")
+
+
 def _allowed_globals() -> dict:
     """``module.name`` in the file → what yaten rebuilds it with (the whole list of what may load)."""
     allowed = {
@@ -195,6 +237,8 @@ def _allowed_globals() -> dict:
         "torch._utils._rebuild_parameter": _rebuild_parameter,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
         "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
+        "torch._utils._rebuild_sparse_tensor": _rebuild_sparse_tensor,
+        "torch.serialization._get_layout": _get_layout,
         "torch.storage.UntypedStorage": _StorageType(D.uint8),
     }
     for d in D.ALL:
@@ -233,10 +277,12 @@ _ARGUMENTS = {  # callable -> (the arguments its pickles pass, a test of them)
     Tensor: ("()", lambda a: a == ()),
 }
 _TENSOR_REBUILDS = (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_parameter, _rebuild_parameter_with_state)
-_REBUILDS = (*_TENSOR_REBUILDS, _rebuild_from_type_v2)
+_REBUILDS = (*_TENSOR_REBUILDS, _rebuild_from_type_v2, _rebuild_sparse_tensor, _get_layout)
 
 
 def _call(func, args, step: str):
+    if any(func is f for f in user_allowed().values()):
+        return func(*args)  # as torch: the user vouched for it, with whatever arguments
     if any(func is f for f in _REBUILDS):
         expected = ("the arguments of a rebuild", lambda a: True)  # each rebuild checks its own
     elif isinstance(func, type) and func is parameter_class():  # (a pickled Parameter has loaded nn)
@@ -266,6 +312,8 @@ def _build(inst, state) -> None:
     kind = type(inst)
     if kind is Tensor or kind is parameter_class():
         _set_tensor_state(inst, state)
+    elif any(kind is g for g in user_allowed().values()):
+        _build_allowed(inst, state)
     elif kind is collections.OrderedDict or kind is collections.Counter:
         if not isinstance(state, dict):
             raise _refuse(f"BUILD of {_kind(inst)} takes a dict of attributes, got {_kind(state)}")
@@ -275,6 +323,20 @@ def _build(inst, state) -> None:
             f"BUILD of {_kind(inst)} is not allowed: only a tensor, a Parameter, an OrderedDict or a Counter "
             "takes state"
         )
+
+
+def _build_allowed(inst, state) -> None:
+    # An instance of a class marked safe: its own __setstate__, else pickle's own BUILD (as torch's).
+    if hasattr(inst, "__setstate__"):
+        inst.__setstate__(state)
+        return
+    slotstate = None
+    if isinstance(state, tuple) and len(state) == 2:
+        state, slotstate = state
+    if state:
+        inst.__dict__.update(state)
+    for k, v in (slotstate or {}).items():
+        setattr(inst, k, v)
 
 
 def _set_tensor_state(t: Tensor, state) -> None:
@@ -306,6 +368,23 @@ def _set_tensor_state(t: Tensor, state) -> None:
 
 
 # --- the unpickler ---------------------------------------------------------------------------------
+def load_storage(pid, storage) -> TypedStorage:
+    """A persistent id ``('storage', type, key, location, numel)`` as the storage ``storage(key, location,
+    dtype, numel)`` gives (the archive's record): how every checkpoint pickle refers to tensor bytes."""
+    if not (type(pid) is tuple and len(pid) == 5 and pid[0] == "storage"):
+        raise _refuse(f"a persistent id must name a storage, got {_kind(pid)}")
+    _, storage_type, key, location, numel = pid
+    if not (
+        isinstance(storage_type, _StorageType)
+        and type(key) is str
+        and type(location) is str
+        and _is_int(numel)
+        and numel >= 0
+    ):
+        raise RuntimeError(f"yaten.load: malformed storage reference {_kinds(pid)} in the checkpoint")
+    return TypedStorage(storage(key, location, storage_type.dtype, numel), storage_type.dtype)
+
+
 _MAX_NESTING = 1000  # hashing tuples nested much deeper overflows CPython's C stack (a crash, not an error)
 
 
@@ -321,34 +400,20 @@ class RestrictedUnpickler(pickle._Unpickler):
         self.nesting = {}  # id(tuple or frozenset) -> (it, how deep it nests) for those nesting 2 or deeper
 
     def find_class(self, module: str, name: str):
-        # Protocol 2 writes Python 2's names (``__builtin__.set``, ``commands.call``): map them back.
-        if (module, name) in _compat_pickle.NAME_MAPPING:
-            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
-        else:
-            module = _compat_pickle.IMPORT_MAPPING.get(module, module)
+        module, name = python3_name(module, name)
         full = f"{module}.{name}"
-        if full == "torch.nn.parameter.Parameter":
-            return parameter_type()
-        found = _ALLOWED.get(full)
+        found = allowed_global(module, name)
         if found is not None:
             return found
         if module == "torch" and (name in _UNSUPPORTED_STORAGES or name in _UNSUPPORTED_DTYPES):
             raise RuntimeError(f"yaten.load: the checkpoint holds {full}, a dtype yaten does not have")
-        raise _refuse(f"Unsupported global: GLOBAL {full} was not an allowed global by default")
+        marked = user_allowed()
+        if full in marked:
+            return marked[full]
+        raise Refused(unsupported_global(full))
 
     def persistent_load(self, pid):
-        if not (type(pid) is tuple and len(pid) == 5 and pid[0] == "storage"):
-            raise _refuse(f"a persistent id must name a storage, got {_kind(pid)}")
-        _, storage_type, key, location, numel = pid
-        if not (
-            isinstance(storage_type, _StorageType)
-            and type(key) is str
-            and type(location) is str
-            and _is_int(numel)
-            and numel >= 0
-        ):
-            raise RuntimeError(f"yaten.load: malformed storage reference {_kinds(pid)} in the checkpoint")
-        return TypedStorage(self.storage(key, location, storage_type.dtype, numel), storage_type.dtype)
+        return load_storage(pid, self.storage)
 
     def _load_reduce(self):
         args = self.stack.pop()
@@ -356,7 +421,11 @@ class RestrictedUnpickler(pickle._Unpickler):
 
     def _load_newobj(self):
         args = self.stack.pop()
-        self.stack[-1] = _call(self.stack[-1], args, "NEWOBJ")
+        cls = self.stack[-1]
+        if isinstance(cls, type) and any(cls is g for g in user_allowed().values()):
+            self.stack[-1] = cls.__new__(cls, *args)
+        else:
+            self.stack[-1] = _call(cls, args, "NEWOBJ")
 
     def _load_build(self):
         state = self.stack.pop()

@@ -1,4 +1,4 @@
-"""``yaten.save`` / ``yaten.load``: PyTorch's checkpoint format, loaded without running code from the file.
+"""``yaten.save`` / ``yaten.load``: PyTorch's checkpoint format, as torch 2.13 writes and reads it.
 
 A checkpoint is PyTorch's zip archive: ``<name>/data.pkl`` (a pickle of the object, naming
 PyTorch's rebuild functions, so ``torch.load(path, weights_only=True)`` reads it), one record
@@ -6,26 +6,33 @@ PyTorch's rebuild functions, so ``torch.load(path, weights_only=True)`` reads it
 writes them), and the small ``byteorder``, ``version``, ``.format_version``, ``.storage_alignment``
 and ``.data/serialization_id`` records.
 
-Loading never imports torch and never executes code from the file: the restricted unpickler of
-``_unpickler.py`` maps PyTorch's tensor, storage, parameter, dtype, device and container globals
-onto yaten and refuses every other global, and every BUILD, call or container step outside what
-those take, with ``pickle.UnpicklingError``. Reading the archive (here) takes only the records the
-pickle references, checks each one's size against its storage before inflating it, and turns
-whatever a damaged file makes zipfile, zlib or pickle raise into a ``RuntimeError``. Saving is
-restricted too: tensors and plain containers only, so what ``yaten.save`` writes ``yaten.load`` can
-read.
+``save`` pickles any picklable object (a state_dict, a whole Module or optimizer, NumPy arrays,
+your own classes), naming yaten's classes and functions by torch's names (``_torch_names.py``), so
+``torch.load`` reads a whole yaten model and the reverse. Loading never imports torch. By default
+(``weights_only=True``, as torch 2.6+) it never executes code from the file: the restricted unpickler
+of ``_unpickler.py`` maps PyTorch's tensor, storage, parameter, dtype, device and container globals
+onto yaten, admits the globals marked safe (``add_safe_globals``, ``_safe_globals.py``) and refuses
+every other global, and every BUILD, call or container step outside what those take, with torch's
+``pickle.UnpicklingError``. ``weights_only=False`` (or ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` /
+``YATEN_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` when the call doesn't say) unpickles everything
+(``_full_unpickler.py``): it can run arbitrary code, so use it only on files you trust. Reading the
+archive (here) takes only the records the pickle references, checks each one's size against its
+storage before inflating it, and turns whatever a damaged file makes zipfile, zlib or pickle raise
+into a ``RuntimeError``.
 
 The safetensors format lives in ``yaten.safetensors``; ``save_file``/``load_file`` are here too.
 """
 
-import codecs
 import collections
+import enum
 import io
 import os
 import pickle
+import pickletools
 import secrets
 import struct
 import sys
+import warnings
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -36,12 +43,33 @@ from . import _device as _dev
 from . import _dtype as D
 from ._atomic_file import atomic_write
 from ._backend import backend
+from ._full_unpickler import full_load
+from ._safe_globals import (
+    add_safe_globals,
+    clear_safe_globals,
+    get_safe_globals,
+    safe_globals,
+    user_allowed,
+    weights_only_message,
+)
 from ._storage import UntypedStorage
 from ._tensor import Size, Tensor
-from ._unpickler import STORAGE_NAME, Refused, RestrictedUnpickler, parameter_class
+from ._torch_names import pickle_name
+from ._unpickler import (
+    STORAGE_NAME,
+    Refused,
+    RestrictedUnpickler,
+    allowed_global,
+    parameter_class,
+    python3_name,
+)
 from .safetensors import load_file, save_file
 
-__all__ = ["load", "load_file", "save", "save_file"]
+__all__ = [
+    "LoadEndianness", "SourceChangeWarning", "add_safe_globals", "clear_safe_globals", "get_default_load_endianness",
+    "get_safe_globals", "get_unsafe_globals_in_checkpoint", "load", "load_file", "safe_globals", "save", "save_file",
+    "set_default_load_endianness",
+]  # fmt: skip
 
 DEFAULT_PROTOCOL = 2  # PyTorch's
 _ALIGNMENT = 64  # storages start at multiples of this in the file, as in PyTorch's writer
@@ -65,19 +93,15 @@ class _Global:
 
 _REBUILD_TENSOR_V2 = _Global("torch._utils", "_rebuild_tensor_v2")
 _REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
+_REBUILD_SPARSE = _Global("torch._utils", "_rebuild_sparse_tensor")
+_GET_LAYOUT = _Global("torch.serialization", "_get_layout")
 _TORCH_DEVICE = _Global("torch", "device")
 _TORCH_SIZE = _Global("torch", "Size")
 
-# What the pickler writes as globals itself, for the containers it can save.
-_PLAIN_TYPES = (
-    type(None), bool, int, float, complex, str, bytes, bytearray, tuple, list, dict, collections.OrderedDict,
-    collections.Counter, set, D.dtype, _Global,
-)  # fmt: skip
-_HELPER_GLOBALS = (collections.OrderedDict, collections.Counter, set, complex, bytearray, codecs.encode)
-
 
 class _Pickler(pickle._Pickler):
-    """The pure-Python pickler (it lets us write a global by name) with PyTorch's tensor reductions."""
+    """The pure-Python pickler (it lets us write a global by name) with PyTorch's tensor reductions and
+    yaten's globals written under torch's names."""
 
     dispatch = pickle._Pickler.dispatch.copy()
 
@@ -88,6 +112,26 @@ class _Pickler(pickle._Pickler):
     def _write_global(self, g: _Global) -> None:
         self.write(pickle.GLOBAL + f"{g.module}\n{g.name}\n".encode())
 
+    def save_global(self, obj, name=None) -> None:
+        qualname = name or getattr(obj, "__qualname__", None) or obj.__name__
+        if "<locals>" in qualname:  # what torch's (C) pickler raises; the Python one says it differently
+            raise AttributeError(f"Can't pickle local object {qualname!r}")
+        named = pickle_name(obj, qualname)
+        if named is None:
+            super().save_global(obj, name)
+            return
+        module, qualname = named
+        if self.proto >= 4:
+            self.save(module)
+            self.save(qualname)
+            self.write(pickle.STACK_GLOBAL)
+        else:
+            self.write(pickle.GLOBAL + f"{module}\n{qualname}\n".encode())
+        self.memoize(obj)
+
+    dispatch[type] = save_global
+    dispatch[type(_write_global)] = save_global  # Python functions
+
     dispatch[_Global] = _write_global
     dispatch[D.dtype] = lambda self, d: self._write_global(_Global("torch", d.name))
 
@@ -95,22 +139,22 @@ class _Pickler(pickle._Pickler):
         return obj.pid if type(obj) is _StorageRef else None
 
     def reducer_override(self, obj):
+        if isinstance(obj, Tensor) and obj.is_sparse:  # as torch: the layout, then the parts
+            parts = (obj._indices(), obj._values(), obj.shape, obj.is_coalesced())
+            return (_REBUILD_SPARSE, (_LayoutName("torch.sparse_coo"), parts))
         if isinstance(obj, Tensor):
+            if hasattr(obj, "materialize"):  # a lazy module's uninitialized tensor pickles itself, as torch's
+                return NotImplemented
             return self._reduce_tensor(obj)
+        if type(obj) is _LayoutName:
+            return (_GET_LAYOUT, (obj.name,))
         if type(obj) is _dev.device:
             return (_TORCH_DEVICE, (str(obj),))
         if type(obj) is Size:
             return (_TORCH_SIZE, (tuple(obj),))
         if type(obj) is _TensorArgs:
             return (_REBUILD_TENSOR_V2, obj.args)
-        if type(obj) in _PLAIN_TYPES or any(obj is g for g in _HELPER_GLOBALS):
-            return NotImplemented
-        raise TypeError(
-            f"yaten.save can't save an object of type {type(obj).__module__}.{type(obj).__qualname__}: it saves "
-            "tensors, parameters, dtypes, devices, numbers, strings, bytes, None and dicts, OrderedDicts, lists, "
-            "tuples and sets of them (yaten never pickles arbitrary classes). Save a module's or optimizer's "
-            "state_dict() instead of the object."
-        )
+        return NotImplemented
 
     def _reduce_tensor(self, t: Tensor):
         if t.device.type not in ("cpu", "cuda"):
@@ -136,6 +180,11 @@ class _Pickler(pickle._Pickler):
 @dataclass(frozen=True)
 class _StorageRef:
     pid: tuple  # pickled as a persistent id: the storage's bytes are a record of their own
+
+
+@dataclass(frozen=True)
+class _LayoutName:
+    name: str  # a sparse tensor's layout, pickled as torch's ``serialization._get_layout(name)``
 
 
 @dataclass(frozen=True)
@@ -192,14 +241,14 @@ def _write_archive(obj, fh, archive: str, protocol: int) -> None:
 
 def save(obj, f, pickle_module=None, pickle_protocol: int = DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False) -> None:  # fmt: skip
-    """Save ``obj`` (tensors in dicts, lists, tuples: a state_dict, an optimizer state) to ``f``, a path
-    or a binary file object, in PyTorch's format: ``torch.load(f, weights_only=True)`` reads it.
+    """Save ``obj`` to ``f``, a path or a binary file object, in PyTorch's format.
 
-    A path is written atomically: into a temporary file in the same directory, fsynced, then
-    renamed, so an error or crash midway never leaves a partial file under that name. Views of
-    one storage are saved once and share storage again after loading. Only tensors, parameters,
-    dtypes, devices, ``Size``, numbers, strings, bytes, None and dicts/OrderedDicts/lists/tuples/sets
-    of them can be saved; anything else is a ``TypeError``.
+    ``obj`` is anything picklable: a state_dict (which ``torch.load(f)`` reads with its default
+    ``weights_only=True``), a whole Module or optimizer, NumPy arrays, your own classes (loaded with
+    ``weights_only=False``, by yaten or by torch: yaten's classes and functions are named by torch's
+    paths, ``torch.nn.modules.linear.Linear``). A path is written atomically: into a temporary file in
+    the same directory, fsynced, then renamed, so an error or crash midway never leaves a partial
+    file under that name. Views of one storage are saved once and share storage again after loading.
 
     >>> import io, yaten
     >>> buf = io.BytesIO()
@@ -226,6 +275,53 @@ def save(obj, f, pickle_module=None, pickle_protocol: int = DEFAULT_PROTOCOL, _u
 
 
 # --- reading the archive ---------------------------------------------------------------------------
+class SourceChangeWarning(Warning):
+    """torch's warning class for a pickled module whose source changed (kept for code that filters it)."""
+
+
+class LoadEndianness(enum.Enum):
+    """The byte order ``load`` assumes for a checkpoint without a ``byteorder`` record (written by torch
+    before 1.12): ``set_default_load_endianness`` picks it; None (the default) means little-endian."""
+
+    NATIVE = 1
+    LITTLE = 2
+    BIG = 3
+
+
+_load_endianness = [None]
+
+
+def get_default_load_endianness() -> LoadEndianness | None:
+    """The byte order assumed for checkpoints without a byteorder record (None: little-endian, as torch).
+
+    >>> import yaten
+    >>> yaten.serialization.get_default_load_endianness() is None
+    True
+    """
+    return _load_endianness[0]
+
+
+def set_default_load_endianness(endianness) -> None:
+    """Set the byte order assumed for checkpoints without a byteorder record (a ``LoadEndianness`` or None).
+
+    >>> import yaten
+    >>> S = yaten.serialization
+    >>> S.set_default_load_endianness(S.LoadEndianness.BIG); S.get_default_load_endianness()
+    <LoadEndianness.BIG: 3>
+    >>> S.set_default_load_endianness(None)
+    """
+    if not isinstance(endianness, LoadEndianness) and endianness is not None:
+        raise TypeError("Invalid argument type in function set_default_load_endianness")
+    _load_endianness[0] = endianness
+
+
+def _fallback_byteorder() -> str:
+    order = _load_endianness[0]
+    if order is LoadEndianness.BIG:
+        return "big"
+    return sys.byteorder if order is LoadEndianness.NATIVE else "little"
+
+
 _SMALL_RECORDS = ("byteorder", "version", ".format_version", ".storage_alignment", ".data/serialization_id")
 _SMALL_LIMIT = 4096  # the most bytes one of those may hold
 _CHUNK = 1 << 24  # a storage record is inflated into its tensor's memory this much at a time
@@ -247,7 +343,7 @@ class _Archive:
         self.zf, self.prefix, self.map_location, self.mmap_file = zf, prefix, map_location, mmap_file
         self.storages = {}
         small = {n: self.small(n) for n in _SMALL_RECORDS}  # read, and so CRC-checked, when present
-        order = small["byteorder"] or "little"
+        order = small["byteorder"] or _fallback_byteorder()
         if order not in ("little", "big"):
             raise RuntimeError(f"yaten.load: unknown byteorder {order!r} in the checkpoint")
         self.swap = order != sys.byteorder
@@ -365,18 +461,28 @@ def _check_names(zf: zipfile.ZipFile, name: str) -> None:
         seen.add(n)
 
 
-def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **pickle_load_args):
-    """Load what ``yaten.save`` or ``torch.save`` wrote, without running code from the file.
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+    """Load what ``yaten.save`` or ``torch.save`` wrote.
 
     ``f`` is a path or a binary file object. ``map_location`` moves the storages: a device or
     device string (all go there), a dict from saved location to location (``{'cuda:0': 'cpu'}``),
-    or a callable ``(storage, location) -> storage or None``, as in PyTorch. Loading is always
-    restricted to tensors, parameters and plain containers: ``weights_only=False`` is accepted for
-    compatibility and changes nothing; any other global, or a pickle step that would set state on
-    anything but a tensor or a container, raises ``pickle.UnpicklingError`` naming it. A truncated,
-    corrupted or inconsistent file raises ``RuntimeError``. Only the records the pickle references
-    are read. With ``mmap=True`` (``f`` must be a path, as in torch) uncompressed records are mapped
-    copy-on-write rather than read: pages load as the tensors touch them, and writes stay in memory.
+    or a callable ``(storage, location) -> storage or None``, as in PyTorch.
+
+    ``weights_only`` (the default, unless a ``pickle_module`` is given, as torch 2.6+) restricts
+    loading to tensors, parameters, plain containers and the globals marked safe with
+    ``yaten.serialization.add_safe_globals``: any other global, or a pickle step that would set state
+    on anything else, raises torch's ``pickle.UnpicklingError``, and no code from the file runs.
+    ``weights_only=False`` unpickles everything (whole Modules and optimizers, your own classes; the
+    ``torch.*`` names in a file saved by torch are yaten's): **it can run arbitrary code from the
+    file, so use it only on files from a source you trust.** With ``weights_only`` not given, the
+    environment variable ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` (or ``YATEN_FORCE_NO_WEIGHTS_ONLY_LOAD``)
+    set to 1 makes it False, with a warning; ``TORCH_FORCE_WEIGHTS_ONLY_LOAD`` (or
+    ``YATEN_FORCE_WEIGHTS_ONLY_LOAD``) makes every load weights-only.
+
+    A truncated, corrupted or inconsistent file raises ``RuntimeError``. Only the records the
+    pickle references are read. With ``mmap=True`` (``f`` must be a path, as in torch) uncompressed
+    records are mapped copy-on-write rather than read: pages load as the tensors touch them, and
+    writes stay in memory.
 
     >>> import io, yaten
     >>> buf = io.BytesIO()
@@ -386,24 +492,63 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     >>> a, b = yaten.load(buf, map_location="cpu")
     >>> b.tolist(), b.storage_offset(), a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
     ([2.0, 3.0], 2, True)
+    >>> _ = buf.seek(0); yaten.save(yaten.nn.Linear(2, 1), buf); _ = buf.seek(0)
+    >>> yaten.load(buf, weights_only=False)  # trusted: a whole module
+    Linear(in_features=2, out_features=1, bias=True)
     """
-    if pickle_module is not None and pickle_module is not pickle:
-        raise TypeError("yaten.load: pickle_module must be None or the standard pickle module")
-    unknown = set(pickle_load_args) - {"encoding"}
-    if unknown:
-        raise TypeError(f"yaten.load() got unexpected keyword arguments {sorted(unknown)}")
-    encoding = pickle_load_args.get("encoding", "utf-8")
+    weights_only = _weights_only(weights_only, pickle_module)
+    if weights_only:
+        if pickle_module is not None:
+            raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+        if pickle_load_args:
+            warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+    else:
+        pickle_module = pickle_module or pickle
+    pickle_load_args.setdefault("encoding", "utf-8")
+    read = _Reader(map_location, weights_only, pickle_module, pickle_load_args)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
-            return _load(fh, repr(os.fspath(f)), map_location, encoding, fh if mmap else None)
+            return read(fh, repr(os.fspath(f)), fh if mmap else None)
     if mmap:
         raise ValueError("f must be a file path in order to use the mmap argument")
     if not (hasattr(f, "seekable") and f.seekable()):
         f = io.BytesIO(f.read())
-    return _load(f, "the file object", map_location, encoding, None)
+    return read(f, "the file object", None)
 
 
-def _load(fh, name: str, map_location, encoding: str, mmap_file):
+_TRUE = ("1", "y", "yes", "true")
+
+
+def _env_flag(name: str) -> bool:
+    return any(os.getenv(f"{lib}_{name}", "0").lower() in _TRUE for lib in ("TORCH", "YATEN"))
+
+
+def _weights_only(weights_only, pickle_module) -> bool:
+    """``load``'s weights_only after its default and the environment's overrides, as torch decides it."""
+    not_set = weights_only is None
+    if not_set:
+        weights_only = pickle_module is None
+    force, force_no = _env_flag("FORCE_WEIGHTS_ONLY_LOAD"), _env_flag("FORCE_NO_WEIGHTS_ONLY_LOAD")
+    if force and force_no:
+        raise RuntimeError(
+            "Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` "
+            "should be set, but both were set."
+        )
+    if force:
+        return True
+    if force_no and not_set:  # only when the call didn't say
+        warnings.warn(
+            "Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the"
+            "`weights_only` argument was not explicitly passed to `torch.load`, forcing weights_only=False.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return False
+    return bool(weights_only)
+
+
+def _open_archive(fh, name: str) -> tuple[zipfile.ZipFile, str]:
+    """The checkpoint's zip archive, checked, and the name of its ``<archive>/data.pkl`` record."""
     try:
         zf = zipfile.ZipFile(fh)
     except _DAMAGE as e:
@@ -415,17 +560,80 @@ def _load(fh, name: str, map_location, encoding: str, mmap_file):
                 "again with torch.save's default format."
             ) from None
         raise _corrupt(name, f"failed reading zip archive ({type(e).__name__}: {e})") from None
-    with zf:
+    try:
         _check_names(zf, name)
         pickles = [n for n in zf.namelist() if n.endswith("/data.pkl") and n.count("/") == 1]
         if len(pickles) != 1:
             raise _corrupt(name, "expected exactly one '<archive>/data.pkl' record")
-        prefix = pickles[0][: -len("data.pkl")]
-        try:
-            archive = _Archive(zf, prefix, map_location, mmap_file)
-            data = io.BytesIO(zf.read(pickles[0]))
-            return RestrictedUnpickler(data, archive.storage, encoding).load()
-        except Refused as e:
-            raise pickle.UnpicklingError(str(e)) from None
-        except _DAMAGE as e:
-            raise _corrupt(name, f"{type(e).__name__}: {e}") from None
+    except RuntimeError:
+        zf.close()
+        raise
+    return zf, pickles[0]
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """One ``load`` call's settings, applied to an open checkpoint file."""
+
+    map_location: object
+    weights_only: bool
+    pickle_module: object
+    pickle_load_args: dict
+
+    def __call__(self, fh, name: str, mmap_file):
+        zf, pkl = _open_archive(fh, name)
+        with zf:
+            prefix = pkl[: -len("data.pkl")]
+            try:
+                archive = _Archive(zf, prefix, self.map_location, mmap_file)
+                data = io.BytesIO(zf.read(pkl))
+            except _DAMAGE as e:
+                raise _corrupt(name, f"{type(e).__name__}: {e}") from None
+            if not self.weights_only:
+                # Errors of the user's own classes are theirs, as torch (and pickle) raise them.
+                return full_load(data, archive.storage, self.pickle_module, **self.pickle_load_args)
+            unpickler = RestrictedUnpickler(
+                data, archive.storage, **self.pickle_load_args
+            )  # (bad arguments raise)
+            try:
+                return unpickler.load()
+            except Refused as e:
+                raise pickle.UnpicklingError(weights_only_message(str(e))) from None
+            except _DAMAGE as e:
+                raise _corrupt(name, f"{type(e).__name__}: {e}") from None
+
+
+def get_unsafe_globals_in_checkpoint(f) -> list[str]:
+    """The globals a checkpoint names that a ``weights_only`` load would refuse: neither allowed by
+    default nor marked safe with ``add_safe_globals`` (read statically from the pickle, as torch's).
+
+    >>> import io, yaten
+    >>> buf = io.BytesIO()
+    >>> yaten.save(yaten.nn.Identity(), buf)
+    >>> _ = buf.seek(0)
+    >>> yaten.serialization.get_unsafe_globals_in_checkpoint(buf)
+    ['torch.nn.modules.linear.Identity']
+    """
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            return get_unsafe_globals_in_checkpoint(fh)
+    try:
+        zf, pkl = _open_archive(f, "the checkpoint")
+    except RuntimeError as e:
+        raise ValueError(f"Expected input to be a checkpoint returned by torch.save ({e})") from None
+    with zf:
+        data = zf.read(pkl)
+    marked = user_allowed()
+    unsafe, strings = set(), []
+    for op, arg, _pos in pickletools.genops(data):
+        if op.name == "GLOBAL":
+            module, name = python3_name(*arg.split(" ", 1))
+        elif op.name == "STACK_GLOBAL" and len(strings) >= 2:
+            module, name = python3_name(strings[-2], strings[-1])
+        else:
+            if isinstance(arg, str):
+                strings.append(arg)
+            continue
+        if allowed_global(module, name) is None and f"{module}.{name}" not in marked:
+            unsafe.add(f"{module}.{name}")
+    return sorted(unsafe)

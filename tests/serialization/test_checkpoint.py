@@ -8,10 +8,12 @@ import pickletools
 import socket
 import subprocess
 import sys
+import threading
 import zipfile
 
 import numpy as np
 import pytest
+import torch
 
 import yaten
 from yaten import serialization
@@ -98,13 +100,14 @@ def test_empty_and_zero_dim_and_noncontiguous_tensors():
         _same(t, _roundtrip(t))
 
 
-def test_unsupported_objects_are_refused_on_save():
-    class Thing:
-        pass
-
-    for bad in (Thing(), [1, Thing()], {"f": len}, np.zeros(2), collections.defaultdict(int)):
-        with pytest.raises(TypeError, match="yaten.save can't save an object of type"):
-            yaten.save(bad, io.BytesIO())
+def test_unpicklable_objects_are_refused_on_save_as_torch():
+    for lib in (torch, yaten):
+        with pytest.raises(TypeError, match="cannot pickle '_thread.lock' object"):
+            lib.save({"lock": threading.Lock()}, io.BytesIO())
+        with pytest.raises(
+            AttributeError, match="Can't pickle local object 'test_unpicklable_objects_are_re"
+        ):
+            lib.save([lambda x: x], io.BytesIO())
 
 
 def test_storage_viewed_as_two_dtypes_is_refused_as_torch():
@@ -217,11 +220,19 @@ def test_path_and_file_objects_and_pathlike(tmp_path):
 
 
 def test_load_arguments():
-    assert _roundtrip([1], weights_only=False) == [1]  # accepted; loading stays restricted
+    assert _roundtrip([1], weights_only=False) == [1]
     assert _roundtrip([1], mmap=False, encoding="utf-8") == [1]
-    with pytest.raises(TypeError, match="unexpected keyword arguments"):
+    with (
+        pytest.warns(UserWarning, match="pickle_load_args only works if `weights_only=False`"),
+        pytest.raises(TypeError, match="unexpected keyword argument 'fix_imports'"),  # as torch's
+    ):
         _roundtrip([1], fix_imports=True)
-    assert _roundtrip([2], pickle_module=pickle) == [2]
+    assert _roundtrip([1], weights_only=False, fix_imports=True) == [1]
+    assert _roundtrip([2], pickle_module=pickle) == [2]  # a pickle_module means a full load, as torch
+    with pytest.raises(
+        RuntimeError, match="Can not safely load weights when explicit pickle_module is specified"
+    ):
+        _roundtrip([2], pickle_module=pickle, weights_only=True)
     buf = io.BytesIO()
     yaten.save({"p": 1}, buf, pickle_protocol=4)
     buf.seek(0)
@@ -248,7 +259,7 @@ def test_failing_save_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["ckpt.pt"]
     monkeypatch.undo()
     with pytest.raises(TypeError):  # an unpicklable object: nothing is written at all
-        yaten.save({"a": yaten.ones(1), "f": print}, path)
+        yaten.save({"a": yaten.ones(1), "f": threading.Lock()}, path)
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["ckpt.pt"]
 
 

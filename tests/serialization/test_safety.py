@@ -63,13 +63,47 @@ def test_the_payloads_are_live(tmp_path):
 def test_malicious_pickles_are_refused_without_running(name, tmp_path):
     marker = tmp_path / "ran"
     payload = _payloads(marker)[name]
-    expected = {"os.system via __reduce__": "posix.system", "builtins.eval": "builtins.eval",
-                "eval, protocol 4 (STACK_GLOBAL)": "builtins.eval", "exec via INST": "builtins.exec",
-                "subprocess": "subprocess.call"}[name]  # fmt: skip
-    for weights_only in (True, False):
-        with pytest.raises(pickle.UnpicklingError, match=rf"Unsupported global: GLOBAL {expected} "):
-            yaten.load(checkpoint(payload), weights_only=weights_only)
+    expected = {
+        "os.system via __reduce__": "posix.system",
+        "builtins.eval": "eval",
+        "eval, protocol 4 (STACK_GLOBAL)": "eval",
+        "exec via INST": "exec",
+        "subprocess": "subprocess.call",
+    }[name]  # fmt: skip (torch names a builtin without its module)
+    with pytest.raises(pickle.UnpicklingError, match=rf"Unsupported global: GLOBAL {expected} "):
+        yaten.load(checkpoint(payload))  # weights_only=True is the default
+    with pytest.raises(pickle.UnpicklingError, match=rf"Unsupported global: GLOBAL {expected} "):
+        yaten.load(checkpoint(payload), weights_only=True)
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("lib", ["TORCH", "YATEN"])
+def test_force_weights_only_load_overrides_weights_only_false(lib, tmp_path, monkeypatch):
+    marker = tmp_path / "ran"
+    monkeypatch.setenv(f"{lib}_FORCE_WEIGHTS_ONLY_LOAD", "1")
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL posix.system"):
+        yaten.load(checkpoint(_payloads(marker)["os.system via __reduce__"]), weights_only=False)
+    assert not marker.exists()
+    monkeypatch.setenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
+    with pytest.raises(RuntimeError, match="Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD`"):
+        yaten.load(checkpoint(_payloads(marker)["builtins.eval"]))
+
+
+def test_weights_only_false_is_a_full_unpickle_that_runs_the_file(tmp_path, monkeypatch):
+    # As torch documents it: weights_only=False trusts the file, code in it runs.
+    marker = tmp_path / "ran"
+    yaten.load(checkpoint(_payloads(marker)["builtins.eval"]), weights_only=False)
+    assert marker.exists()
+    marker.unlink()
+    for lib in ("TORCH", "YATEN"):
+        with monkeypatch.context() as m:
+            m.setenv(f"{lib}_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
+            with pytest.raises(pickle.UnpicklingError, match="GLOBAL eval"):  # the call said True: it stays
+                yaten.load(checkpoint(_payloads(marker)["builtins.eval"]), weights_only=True)
+            with pytest.warns(UserWarning, match="forcing weights_only=False"):
+                yaten.load(checkpoint(_payloads(marker)["builtins.eval"]))
+            assert marker.exists()
+            marker.unlink()
 
 
 def test_a_torch_saved_malicious_object_is_refused(tmp_path):
@@ -80,12 +114,13 @@ def test_a_torch_saved_malicious_object_is_refused(tmp_path):
     assert not marker.exists()
 
 
-def test_a_torch_saved_custom_class_is_refused(tmp_path):
+def test_a_torch_saved_custom_class_is_refused_with_torchs_message(tmp_path):
     torch.save({"opt": _Call(print, ())}, tmp_path / "c.pt")
-    with pytest.raises(
-        pickle.UnpicklingError, match=r"GLOBAL builtins.print .*never runs code from the file"
-    ):
+    with pytest.raises(pickle.UnpicklingError) as theirs:
+        torch.load(tmp_path / "c.pt")
+    with pytest.raises(pickle.UnpicklingError) as ours:
         yaten.load(tmp_path / "c.pt")
+    assert str(ours.value) == str(theirs.value)
 
 
 def _good_bytes():

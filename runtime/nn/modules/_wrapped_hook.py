@@ -7,6 +7,8 @@ import weakref
 class _WrappedHook:
     """A hook called with its module first (held weakly, so the hook does not keep it alive)."""
 
+    __module__ = "yaten.nn.modules.module"  # where torch keeps it: whole-module pickles name it there
+
     def __init__(self, hook, module=None):
         self.hook = hook
         functools.update_wrapper(self, hook)

@@ -669,6 +669,17 @@ class Module(StateDict):
         """Move the parameters and buffers to host memory."""
         return self._apply(lambda t: t.cpu())
 
+    def share_memory(self):
+        """Move the parameters and buffers (and their grads) into shared memory, so that the processes
+        this module is sent to with ``yaten.multiprocessing`` update the same weights (Hogwild).
+
+        >>> import yaten
+        >>> m = yaten.nn.Linear(2, 1).share_memory()
+        >>> m.weight.is_shared(), m.bias.is_shared()
+        (True, True)
+        """
+        return self._apply(lambda t: t.share_memory_())
+
     def type(self, dst_type):
         """Cast every parameter and buffer (floating or not) to ``dst_type``."""
         return self._apply(lambda t: t.type(dst_type))
@@ -924,6 +935,20 @@ class Module(StateDict):
         return self._call_impl(*args, **kwargs)
 
     __call__ = _wrapped_call_impl
+
+    def compile(self, *args, **kwargs) -> None:
+        """Compile this module's call in place with ``yaten.compile`` (same arguments, checked as
+        torch's); the module keeps its class and ``state_dict`` keys and runs eagerly.
+
+        >>> import yaten
+        >>> m = yaten.nn.Linear(2, 2)
+        >>> m.compile(mode="max-autotune")
+        >>> type(m).__name__, list(m.state_dict())
+        ('Linear', ['weight', 'bias'])
+        """
+        from ..._compile import compile
+
+        self._compiled_call_impl = compile(self._call_impl, *args, **kwargs)
 
     # --- printing -------------------------------------------------------------------------------------
     def _get_name(self) -> str:
