@@ -28,14 +28,14 @@ def _channel_shape(input):
 
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
     channels = input.shape[wrap_dim(1, input.ndim)]
-    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                    ("running_var", running_var)):  # fmt: skip
+    # ATen's order: each running statistic (present, or required in eval mode), then weight and bias.
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is None and not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
         _check_vector(t, name, channels)
-    if not training:
-        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-            if t is None:
-                raise RuntimeError(f"{name} must be defined in evaluation mode")
-    else:
+    for name, t in (("weight", weight), ("bias", bias)):
+        _check_vector(t, name, channels)
+    if training:
         # The kernel writes the running statistics in place. Count that write before the call: the op's
         # backward node saves them (its formula reads them in eval mode) after the kernel has run, so it
         # must record the version they have after the write.
@@ -85,6 +85,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
         out = out * weight.reshape(shape)
     if bias is not None:
         out = out + bias.reshape(shape)
+    if input.dtype in (yaten.bfloat16, yaten.float16) and out.dtype is yaten.float32:
+        out = out.to(input.dtype)  # torch's mixed type: low-precision input, float32 weights (autocast's)
     return out
 
 
@@ -129,3 +131,20 @@ def renorm(self, p, dim, maxnorm):
 
 def renorm_(self, p, dim, maxnorm):
     return self.copy_(renorm(self, p, dim, maxnorm))
+
+
+def norm_except_dim(v, pow=2, dim=0):
+    """The ``pow``-norm of ``v`` over every dimension but ``dim``, keeping ``dim`` (size 1 elsewhere); the
+    whole norm for ``dim=-1`` (weight normalization's, as ATen's)."""
+    if dim == -1:
+        return v.norm(pow)
+    if dim == 0:
+        return v.contiguous().view(v.size(0), -1).norm(pow, 1).view(v.size(0), *[1] * (v.dim() - 1))
+    if dim == v.dim() - 1:
+        return v.contiguous().view(-1, v.size(-1)).norm(pow, 0).view(*[1] * (v.dim() - 1), v.size(-1))
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def weight_norm(v, g, dim=0):
+    """``v`` rescaled to the norm ``g`` over every dimension but ``dim``: ``v * (g / ||v||)``."""
+    return v * (g / norm_except_dim(v, 2, dim))

@@ -2,6 +2,8 @@
 
 # ruff: noqa: F401 (this file only re-exports)
 
-from . import functional, init, modules, utils
+from . import functional, init, modules, parallel, utils
+from ._factory_kwargs import factory_kwargs
 from .modules import *  # noqa: F403 (every layer class: modules/__init__.py lists them)
-from .parameter import Buffer, Parameter
+from .parallel import DataParallel
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter

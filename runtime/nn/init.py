@@ -13,8 +13,10 @@ import yaten
 from .._random import fill_normal_, fill_uniform_
 
 __all__ = [
-    "calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_", "kaiming_uniform_", "normal_", "ones_",
-    "orthogonal_", "trunc_normal_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_",
+    "calculate_gain", "constant", "constant_", "dirac", "dirac_", "eye", "eye_", "kaiming_normal",
+    "kaiming_normal_", "kaiming_uniform", "kaiming_uniform_", "normal", "normal_", "ones_", "orthogonal",
+    "orthogonal_", "sparse", "sparse_", "trunc_normal_", "uniform", "uniform_", "xavier_normal",
+    "xavier_normal_", "xavier_uniform", "xavier_uniform_", "zeros_",
 ]  # fmt: skip
 
 _LINEAR_FNS = (
@@ -298,3 +300,55 @@ def orthogonal_(tensor, gain=1, generator=None):
     if rows < cols:
         q = q.T
     return _write(tensor, q.reshape(tuple(tensor.shape)) * gain)
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Fill the 2-d ``tensor`` from N(0, std²), then zero ``ceil(sparsity * rows)`` random rows of each
+    column (Martens, 2010), as torch's.
+
+    >>> import yaten
+    >>> w = yaten.nn.init.sparse_(yaten.empty(4, 3), sparsity=0.5)
+    >>> (w == 0).sum(dim=0).tolist()
+    [2, 2, 2]
+    """
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with yaten.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col_idx in range(cols):
+            zero_indices = yaten.randperm(rows)[:num_zeros]
+            tensor[zero_indices, col_idx] = 0
+    return tensor
+
+
+def _make_deprecate(meth):
+    """The old name of ``meth`` (``normal`` for ``normal_``): warns as torch's, then calls it."""
+    new_name = meth.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return meth(*args, **kwargs)
+
+    deprecated_init.__doc__ = f"Deprecated: use ``nn.init.{new_name}``."
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)

@@ -1,8 +1,6 @@
 """RemovableHandle: what every hook registration returns."""
 
-import itertools
-
-_ids = itertools.count()
+from collections import OrderedDict
 
 
 class RemovableHandle:
@@ -16,8 +14,11 @@ class RemovableHandle:
     tensor([2., 2.])
     """
 
+    next_id = 0  # as torch's: unpickling a handle moves it past the handle's id
+
     def __init__(self, hooks_dict: dict, hook, *, extra_dict=None):
-        self.id = next(_ids)
+        self.id = RemovableHandle.next_id
+        RemovableHandle.next_id += 1
         self._hooks = hooks_dict
         hooks_dict[self.id] = hook
         # Other tables keyed by the hook's id (e.g. which forward hooks take kwargs): cleaned up too.
@@ -29,6 +30,17 @@ class RemovableHandle:
         self._hooks.pop(self.id, None)
         for extra in self._extra:
             extra.pop(self.id, None)
+
+    def __getstate__(self):
+        # torch's pickled form, (hooks dict, id[, extra dicts]): a module pickled by either library keeps
+        # its hook handles (a lazy module's, for one) in the other.
+        return (self._hooks, self.id, self._extra) if self._extra else (self._hooks, self.id)
+
+    def __setstate__(self, state) -> None:
+        self._hooks = OrderedDict() if state[0] is None else state[0]
+        self.id = state[1]
+        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        self._extra = () if len(state) < 3 or state[2] is None else tuple(state[2])
 
     def __enter__(self):
         return self

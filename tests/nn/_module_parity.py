@@ -2,7 +2,27 @@
 (tests/runtime/parity.py: a case run with ``m = torch`` and ``m = yaten``, results compared).
 """
 
+import numpy as np
+import pytest
+import torch
+
+import yaten
 from tests.runtime.parity import run, same  # noqa: F401 (re-exported for the nn tests)
+
+
+def pair(*shape, seed=0):
+    """The same float64 standard-normal values as a yaten and a torch tensor."""
+    a = np.random.default_rng(seed).standard_normal(shape)
+    return yaten.from_numpy(a.copy()), torch.from_numpy(a.copy())
+
+
+def errors_alike(call_y, call_t):
+    """``call_y`` (yaten) raises what ``call_t`` (torch) raises: the type and the message."""
+    with pytest.raises(Exception) as expected:
+        call_t()
+    with pytest.raises(type(expected.value)) as got:
+        call_y()
+    assert str(got.value).replace("yaten.", "torch.") == str(expected.value)
 
 
 def affine_class(m):

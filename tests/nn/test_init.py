@@ -183,3 +183,55 @@ def test_generator_gives_reproducible_fills():
     c = init.orthogonal_(yaten.empty(3, 3)).numpy().copy()
     yaten.manual_seed(11)
     np.testing.assert_array_equal(c, init.orthogonal_(yaten.empty(3, 3)).numpy())
+
+
+# --- sparse_, the deprecated names, nn.factory_kwargs ---------------------------------------------
+@pytest.mark.parametrize("shape, sparsity", [((10, 4), 0.3), ((5, 6), 0.5), ((3, 3), 0.0)])
+def test_sparse_zeros_the_same_count_per_column_as_torch(shape, sparsity):
+    y = init.sparse_(yaten.empty(*shape), sparsity, std=0.5)
+    t = torch.nn.init.sparse_(torch.empty(*shape), sparsity, std=0.5)
+    assert (y == 0).sum(dim=0).tolist() == (t == 0).sum(dim=0).tolist()
+    nonzero = y.numpy()[y.numpy() != 0]
+    assert abs(nonzero.std() - 0.5) < 0.25 and nonzero.size == shape[1] * (
+        shape[0] - math.ceil(sparsity * shape[0])
+    )
+
+
+def test_sparse_rejects_non_matrices_as_torch():
+    with pytest.raises(ValueError, match="^Only tensors with 2 dimensions are supported$"):
+        init.sparse_(yaten.empty(3), 0.1)
+    with pytest.raises(ValueError, match="^Only tensors with 2 dimensions are supported$"):
+        torch.nn.init.sparse_(torch.empty(3), 0.1)
+
+
+DEPRECATED = [
+    ("uniform", ()), ("normal", ()), ("constant", (0.5,)), ("eye", ()), ("dirac", ()), ("xavier_uniform", ()),
+    ("xavier_normal", ()), ("kaiming_uniform", ()), ("kaiming_normal", ()), ("orthogonal", ()), ("sparse", (0.2,)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, args", DEPRECATED)
+def test_the_deprecated_names_warn_as_torch_and_fill(name, args):
+    shape = (3, 3, 3) if name == "dirac" else (4, 3)
+    messages = []
+    for lib in (yaten, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = getattr(lib.nn.init, name)(lib.zeros(*shape), *args)
+        assert [w.category for w in caught] == [FutureWarning]
+        assert caught[0].filename == __file__  # stacklevel=2: the caller's line
+        messages.append(str(caught[0].message))
+        assert tuple(out.shape) == shape and bool((out != 0).any())
+    assert messages[0] == messages[1]
+    assert getattr(init, name).__name__ == name
+
+
+def test_factory_kwargs_matches_torch():
+    for kwargs in (None, {}, {"dtype": "d"}, {"device": "cpu", "factory_kwargs": {"dtype": "d"}}):
+        assert yaten.nn.factory_kwargs(kwargs) == torch.nn.factory_kwargs(kwargs)
+    for bad in ({"bias": 1}, {"dtype": 1, "factory_kwargs": {"dtype": 2}}):
+        with pytest.raises(TypeError) as expected:
+            torch.nn.factory_kwargs(bad)
+        with pytest.raises(TypeError) as got:
+            yaten.nn.factory_kwargs(bad)
+        assert str(got.value) == str(expected.value)

@@ -9,6 +9,7 @@ import torch
 
 import yaten
 import yaten.nn.functional as YF
+from tests.nn._module_parity import errors_alike
 from tests.tolerances import assert_close, assert_matches
 
 # (class name, batched input shape): one of each dimensionality.
@@ -33,14 +34,6 @@ def _twins(name, *args, **kwargs):
             p.normal_()
     y.load_state_dict({k: yaten.from_numpy(v.numpy().copy()) for k, v in t.state_dict().items()})
     return y, t
-
-
-def _errors_alike(call_y, call_t):
-    with pytest.raises(Exception) as expected:
-        call_t()
-    with pytest.raises(type(expected.value)) as got:
-        call_y()
-    assert str(got.value).replace("yaten.Size", "torch.Size") == str(expected.value)
 
 
 # --- F.instance_norm ----------------------------------------------------------------------------
@@ -112,7 +105,7 @@ def test_float32_matches_torch():
     ],
 )
 def test_functional_errors_as_torch(args):
-    _errors_alike(
+    errors_alike(
         lambda: YF.instance_norm(*args(yaten)), lambda: torch.nn.functional.instance_norm(*args(torch))
     )
 
@@ -191,11 +184,11 @@ def test_pre_0_4_checkpoint_with_running_stats_is_reported_as_torch():
 
 
 def test_module_errors_and_warnings_as_torch():
-    _errors_alike(
+    errors_alike(
         lambda: yaten.nn.InstanceNorm2d(3)(yaten.ones(2, 3)),
         lambda: torch.nn.InstanceNorm2d(3)(torch.ones(2, 3)),
     )
-    _errors_alike(
+    errors_alike(
         lambda: yaten.nn.InstanceNorm1d(3, affine=True)(yaten.ones(2, 4, 5)),
         lambda: torch.nn.InstanceNorm1d(3, affine=True)(torch.ones(2, 4, 5)),
     )
@@ -231,7 +224,7 @@ def test_local_response_norm_matches_torch(shape, size):
 def test_local_response_norm_edges_as_torch():
     empty_y = yaten.ones(2, 0, 3)
     assert YF.local_response_norm(empty_y, 2) is empty_y
-    _errors_alike(
+    errors_alike(
         lambda: YF.local_response_norm(yaten.ones(2, 3), 2),
         lambda: torch.nn.functional.local_response_norm(torch.ones(2, 3), 2),
     )

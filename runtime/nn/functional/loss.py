@@ -8,6 +8,7 @@ import yaten as _yaten
 from ..._factories import tensor_arg
 from ...native import loss as _loss
 from ._reduction import _legacy_reduction, _reduction_enum, _warn_target_size, _weighted
+from .linear import linear
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -389,3 +390,74 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     tensor(0.8500)
     """
     return _yaten.multilabel_margin_loss(input, target, _enum(size_average, reduce, reduction))
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",
+                         ignore_index=None, label_smoothing=0.0, options=None):  # fmt: skip
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` for a (in_features) or
+    (N, in_features) input; a (C, d1, ..., dK, in_features) weight gives the K-dimensional loss. With
+    ``options`` (a ``LinearCrossEntropyOptions``) the batch goes through in chunks whose logits are
+    recomputed in backward, so the (N, C) logits never exist at once.
+
+    >>> import yaten
+    >>> x, w, t = yaten.ones(4, 3), yaten.zeros(5, 3), yaten.tensor([0, 1, 2, 3])
+    >>> yaten.nn.functional.linear_cross_entropy(x, w, t)
+    tensor(1.6094)
+    >>> opts = yaten.nn.LinearCrossEntropyOptions(batch_chunk_size=2)
+    >>> yaten.nn.functional.linear_cross_entropy(x, w, t, options=opts)
+    tensor(1.6094)
+    """
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(
+            f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}"
+        )
+    num_batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(
+            "expected equal input and linear_weight last dimensions (in_features), "
+            f"got {input.shape[-1]} and {linear_weight.shape[-1]}, respectively"
+        )
+    num_classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes, *out_features):
+        raise RuntimeError(
+            f"expected linear_bias shape {(num_classes, *out_features)}, got {tuple(linear_bias.shape)}"
+        )
+    if out_features and not num_batches:
+        raise RuntimeError(
+            f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires batched "
+            f"input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}"
+        )
+    logits_shape = (*num_batches, num_classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    chunkable = (not out_features and reduction in {"mean", "sum", "none"} and label_smoothing == 0.0
+                 and target.dtype == _yaten.int64)  # fmt: skip
+    if options is not None and not chunkable:
+        warnings.warn(
+            "linear_cross_entropy: ``options`` ignored; chunked path needs reduction in {'mean','sum','none'}, "
+            "label_smoothing == 0, target.dtype == int64, out_features == (). Got "
+            f"reduction={reduction!r}, label_smoothing={label_smoothing}, target.dtype={target.dtype}, "
+            f"out_features={out_features}, tracing=False, linear_bias.shape="
+            f"{tuple(linear_bias.shape) if linear_bias is not None else None}.",
+            stacklevel=2,
+        )
+    if options is not None and chunkable:
+        from ..modules.linear_cross_entropy import _linear_cross_entropy_batch_chunked
+
+        batched = input.dim() == 2
+        x, t = (input, target) if batched else (input.unsqueeze(0), target.unsqueeze(0))
+        resolved = options._adjust(x.shape[0], in_features, num_classes, input.dtype, input.device)
+        result = _linear_cross_entropy_batch_chunked(x, linear_weight, t, linear_bias, weight, reduction,
+                                                     ignore_index, resolved.batch_chunk_size,
+                                                     resolved.acc_dtype)  # fmt: skip
+        return result if batched else result.squeeze(0)
+    if out_features:
+        rows = math.prod(out_features, start=num_classes)
+        linear_weight = linear_weight.reshape(rows, in_features)
+        linear_bias = linear_bias.reshape(rows) if linear_bias is not None else None
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction, ignore_index=ignore_index,
+                         label_smoothing=label_smoothing)  # fmt: skip

@@ -347,3 +347,74 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0]
     """
     return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
+
+
+def _fractional_max_pool(dims, input, kernel_size, output_size, output_ratio, _random_samples):
+    name = f"fractional_max_pool{dims}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if dims == 2 and len(output_ratio) > 2:
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
+        ratio = _ntuple(output_ratio, dims)
+        output_size = [int(input.size(d - dims) * ratio[d]) for d in range(dims)]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == dims + 1 else input.size(0)
+        _random_samples = _yaten.rand(
+            n_batch, input.size(-dims - 1), dims, dtype=input.dtype, device=input.device
+        )
+    return getattr(_yaten, name)(input, kernel_size, output_size, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):  # fmt: skip
+    """Fractional max pooling over (N, C, H, W) or (C, H, W): windows of ``kernel_size`` at pseudo-random
+    increasing starts (``_random_samples``, one U(0, 1) per plane and dim, drawn when not given) giving
+    ``output_size`` (or ``output_ratio`` of the input's) outputs; ``(values, indices)``.
+
+    >>> import yaten
+    >>> x = yaten.arange(25.0).view(1, 1, 5, 5)
+    >>> v, i = yaten.nn.functional.fractional_max_pool2d_with_indices(
+    ...     x, 2, output_size=2, _random_samples=yaten.full((1, 1, 2), 0.5))
+    >>> v.tolist(), i.tolist()
+    ([[[[6.0, 9.0], [21.0, 24.0]]]], [[[[6, 9], [21, 24]]]])
+    """
+    return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):  # fmt: skip
+    """Fractional max pooling over (N, C, H, W) or (C, H, W): the values, or with ``return_indices``
+    ``(values, indices)`` (see ``fractional_max_pool2d_with_indices``).
+
+    >>> import yaten
+    >>> yaten.nn.functional.fractional_max_pool2d(yaten.randn(1, 3, 8, 8), 2, output_ratio=(0.5, 0.5)).shape
+    yaten.Size([1, 3, 4, 4])
+    """
+    result = _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+    return result if return_indices else result[0]
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):  # fmt: skip
+    """Fractional max pooling over (N, C, T, H, W) or (C, T, H, W); ``(values, indices)``.
+
+    >>> import yaten
+    >>> v, i = yaten.nn.functional.fractional_max_pool3d_with_indices(yaten.randn(2, 5, 5, 5), 2, output_size=3)
+    >>> v.shape, i.dtype
+    (yaten.Size([2, 3, 3, 3]), yaten.int64)
+    """
+    return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):  # fmt: skip
+    """Fractional max pooling over (N, C, T, H, W) or (C, T, H, W): the values, or with
+    ``return_indices`` ``(values, indices)``.
+
+    >>> import yaten
+    >>> yaten.nn.functional.fractional_max_pool3d(yaten.randn(1, 2, 8, 8, 8), 2, output_ratio=(0.5, 0.5, 0.5)).shape
+    yaten.Size([1, 2, 4, 4, 4])
+    """
+    result = _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
+    return result if return_indices else result[0]

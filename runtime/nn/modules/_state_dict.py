@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils.hooks import RemovableHandle
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
 from ._wrapped_hook import _WrappedHook
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
@@ -161,9 +161,16 @@ class StateDict:
                     f"checkpoint but received {type(input_param)}"
                 )
                 continue
-            if len(param.shape) == 0 and len(input_param.shape) == 1 and input_param.shape[0] == 1:
+            # An uninitialized parameter (of a lazy module) has no shape to compare with.
+            lazy = is_lazy(param)
+            if (
+                not lazy
+                and len(param.shape) == 0
+                and len(input_param.shape) == 1
+                and input_param.shape[0] == 1
+            ):
                 input_param = input_param[0]  # an old checkpoint's 1-element buffer for a 0-d one
-            if input_param.shape != param.shape:
+            if not lazy and input_param.shape != param.shape:
                 error_msgs.append(
                     f"size mismatch for {key}: copying a param with shape {input_param.shape} from checkpoint, "
                     f"the shape in current model is {param.shape}."

@@ -1,18 +1,21 @@
 """Activation layers, as ``torch.nn.ReLU``, ``LeakyReLU``, ``ELU``, ``GELU``, ``SiLU``, ``Sigmoid``,
 ``Tanh``, ``Softmax``, ``LogSoftmax``, ``Softplus``, ``Hardtanh``, ``ReLU6``, ``Hardswish``, ``Hardsigmoid``,
 ``Mish``, ``SELU``, ``CELU``, ``Softsign``, ``LogSigmoid``, ``Threshold``, ``Hardshrink``, ``Softshrink``,
-``Tanhshrink`` and ``PReLU`` (the one with a learned slope): each calls its functional form."""
+``Tanhshrink``, ``GLU``, ``Softmin``, ``Softmax2d``, ``RReLU`` and ``PReLU`` (the one with a learned slope):
+each calls its functional form."""
 
 import yaten
 
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
-__all__ = ["CELU", "ELU", "GELU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU",
-           "LogSigmoid", "LogSoftmax", "Mish", "PReLU", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax", "Softplus",
-           "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold"]  # fmt: skip
+__all__ = ["CELU", "ELU", "GELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU",
+           "LogSigmoid", "LogSoftmax", "Mish", "MultiheadAttention", "PReLU", "RReLU", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax",
+           "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
+           "Threshold"]  # fmt: skip
 
 
 class ReLU(Module):
@@ -136,7 +139,23 @@ class Tanh(Module):
         return F.tanh(input)
 
 
-class Softmax(Module):
+class _SoftmaxAlongDim(Module):
+    """What Softmax, Softmin and LogSoftmax keep: the ``dim`` (None in a pickle from before it existed)."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "dim"):
+            self.dim = None
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_SoftmaxAlongDim):
     """Softmax along ``dim`` (None: PyTorch's implicit choice, with its deprecation warning).
 
     >>> import yaten
@@ -144,18 +163,38 @@ class Softmax(Module):
     Softmax(dim=1)
     """
 
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
     def forward(self, input):
         return F.softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
+
+class Softmin(_SoftmaxAlongDim):
+    """softmax(-x) along ``dim`` (None: PyTorch's implicit choice, with its deprecation warning).
+
+    >>> import yaten
+    >>> m = yaten.nn.Softmin(dim=0)
+    >>> m, m(yaten.tensor([0.0, 0.0]))
+    (Softmin(dim=0), tensor([0.5000, 0.5000]))
+    """
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
 
 
-class LogSoftmax(Module):
+class Softmax2d(Module):
+    """Softmax over the channels (dim -3) of a (N, C, H, W) or (C, H, W) input, at every location.
+
+    >>> import yaten
+    >>> yaten.nn.Softmax2d()(yaten.zeros(2, 1, 1)).flatten()
+    tensor([0.5000, 0.5000])
+    """
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class LogSoftmax(_SoftmaxAlongDim):
     """log(softmax(x)) along ``dim``.
 
     >>> import yaten
@@ -163,15 +202,8 @@ class LogSoftmax(Module):
     LogSoftmax(dim=1)
     """
 
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
 
 
 class Softplus(Module):
@@ -403,6 +435,50 @@ class Tanhshrink(Module):
         return F.tanhshrink(input)
 
 
+class GLU(Module):
+    """The gated linear unit: ``a * sigmoid(b)`` of the two halves ``a``, ``b`` of the input along ``dim``.
+
+    >>> import yaten
+    >>> m = yaten.nn.GLU()
+    >>> m, m(yaten.tensor([2.0, 0.0]))
+    (GLU(dim=-1), tensor([1.]))
+    """
+
+    def __init__(self, dim: int = -1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class RReLU(Module):
+    """Randomized leaky ReLU: in training each negative element gets a slope drawn from U(lower, upper),
+    in eval mode their mean.
+
+    >>> import yaten
+    >>> m = yaten.nn.RReLU(0.1, 0.3).eval()
+    >>> m, m(yaten.tensor([-1.0, 2.0]))
+    (RReLU(lower=0.1, upper=0.3), tensor([-0.2000,  2.0000]))
+    """
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace_str}"
+
+
 class PReLU(Module):
     """max(0, x) + weight * min(0, x), with a learned ``weight``: one slope, or one per channel (dim 1)
     when ``num_parameters`` is the number of channels; every slope starts at ``init``.
@@ -428,3 +504,98 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
+
+
+class MultiheadAttention(Module):
+    """Attention from ``query`` to ``key``/``value`` in ``num_heads`` parallel heads of size
+    ``embed_dim // num_heads``; inputs are (L, N, E), or (N, L, E) with ``batch_first``, or unbatched (L, E).
+
+    >>> import yaten
+    >>> mha = yaten.nn.MultiheadAttention(8, 2, batch_first=True)
+    >>> mha
+    MultiheadAttention(
+      (out_proj): NonDynamicallyQuantizableLinear(in_features=8, out_features=8, bias=True)
+    )
+    >>> x = yaten.randn(3, 5, 8)
+    >>> out, weights = mha(x, x, x)
+    >>> out.shape, weights.shape
+    (yaten.Size([3, 5, 8]), yaten.Size([3, 5, 5]))
+    """
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
+                 kdim=None, vdim=None, batch_first=False, device=None, dtype=None):  # fmt: skip
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                f"num_heads={num_heads} instead"
+            )
+        factory = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != self.embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            # Keys and values of other sizes than the queries': one projection weight each.
+            self.q_proj_weight = Parameter(yaten.empty((embed_dim, embed_dim), **factory))
+            self.k_proj_weight = Parameter(yaten.empty((embed_dim, self.kdim), **factory))
+            self.v_proj_weight = Parameter(yaten.empty((embed_dim, self.vdim), **factory))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(yaten.empty((3 * embed_dim, embed_dim), **factory))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(yaten.empty(3 * embed_dim, **factory))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory)
+        if add_bias_kv:
+            self.bias_k = Parameter(yaten.empty((1, 1, embed_dim), **factory))
+            self.bias_v = Parameter(yaten.empty((1, 1, embed_dim), **factory))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                average_attn_weights=True, is_causal=False):  # fmt: skip
+        """(output, attention weights): weights averaged over heads (N, L, S), per head (N, H, L, S) when
+        ``average_attn_weights`` is False, None when ``need_weights`` is False."""
+        is_batched = query.dim() == 3
+        if self.batch_first and is_batched:
+            query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        separate = not self._qkv_same_embed_dim
+        out, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+            attn_mask=attn_mask, use_separate_proj_weight=separate, q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights, is_causal=is_causal,
+        )  # fmt: skip
+        if self.batch_first and is_batched:
+            return out.transpose(1, 0), weights
+        return out, weights

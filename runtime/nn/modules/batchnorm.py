@@ -1,13 +1,18 @@
-"""Batch normalization layers, as ``torch.nn.BatchNorm1d/2d/3d``."""
+"""Batch normalization layers, as ``torch.nn.BatchNorm1d/2d/3d``, their ``Lazy`` forms and
+``SyncBatchNorm``."""
 
 import yaten
 
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+__all__ = [
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+    "SyncBatchNorm",
+]  # fmt: skip
 
 
 class _NormBase(Module):
@@ -83,6 +88,42 @@ class _NormBase(Module):
         )
 
 
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """A norm layer whose ``num_features`` is its first input's dim 1: weight, bias and running
+    statistics stay uninitialized until then (``num_batches_tracked`` is a real 0 from the start)."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None, *,
+                 bias=True):  # fmt: skip
+        # affine, bias and track_running_stats False: no tensors that the uninitialized ones would replace.
+        super().__init__(0, eps, momentum, False, False, device=device, dtype=dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = yaten.tensor(0, dtype=yaten.long, device=device)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            if self.affine:
+                self.weight.materialize((self.num_features,))
+                if self.bias is not None:
+                    self.bias.materialize((self.num_features,))
+            if self.track_running_stats:
+                self.running_mean.materialize((self.num_features,))
+                self.running_var.materialize((self.num_features,))
+            self.reset_parameters()
+
+
 class _BatchNorm(_NormBase):
     def forward(self, input):
         self._check_input_dim(input)
@@ -146,3 +187,102 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """A ``BatchNorm1d`` whose ``num_features`` comes from its first input; it becomes a ``BatchNorm1d``.
+
+    >>> import yaten
+    >>> bn = yaten.nn.LazyBatchNorm1d()
+    >>> bn
+    LazyBatchNorm1d(0, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    >>> _ = bn(yaten.tensor([[0.0, 1.0], [2.0, 3.0]]))
+    >>> bn.running_mean, type(bn).__name__
+    (tensor([0.1000, 0.2000]), 'BatchNorm1d')
+    """
+
+    cls_to_become = BatchNorm1d
+    _check_input_dim = BatchNorm1d._check_input_dim
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """A ``BatchNorm2d`` whose ``num_features`` comes from its first input; it becomes a ``BatchNorm2d``.
+
+    >>> import yaten
+    >>> bn = yaten.nn.LazyBatchNorm2d()
+    >>> bn(yaten.randn(2, 3, 4, 4)).shape, bn.weight.shape
+    (yaten.Size([2, 3, 4, 4]), yaten.Size([3]))
+    """
+
+    cls_to_become = BatchNorm2d
+    _check_input_dim = BatchNorm2d._check_input_dim
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """A ``BatchNorm3d`` whose ``num_features`` comes from its first input; it becomes a ``BatchNorm3d``.
+
+    >>> import yaten
+    >>> yaten.nn.LazyBatchNorm3d()(yaten.randn(2, 3, 2, 2, 2)).shape
+    yaten.Size([2, 3, 2, 2, 2])
+    """
+
+    cls_to_become = BatchNorm3d
+    _check_input_dim = BatchNorm3d._check_input_dim
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization of a (N, C, *) input whose statistics would be synchronized across the
+    processes of ``process_group``. With no initialized process group (yaten runs one process) it is
+    exactly the batch norm of its input, as torch's falls back to when there is nothing to sync.
+
+    >>> import yaten
+    >>> net = yaten.nn.Sequential(yaten.nn.Conv2d(3, 4, 1), yaten.nn.BatchNorm2d(4))
+    >>> net = yaten.nn.SyncBatchNorm.convert_sync_batchnorm(net)
+    >>> net[1]
+    SyncBatchNorm(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    >>> net(yaten.randn(2, 3, 5, 5)).shape
+    yaten.Size([2, 4, 5, 5])
+    """
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None, device=None, dtype=None, *, bias=True):  # fmt: skip
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device, dtype=dtype,
+                         bias=bias)  # fmt: skip
+        self.process_group = process_group
+
+    def _check_input_dim(self, input):
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def _check_non_zero_input_channels(self, input):
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        self._check_non_zero_input_channels(input)
+        return super().forward(input)  # the batch norm itself: no process group to synchronize with
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """``module`` with every ``BatchNorm*d`` (itself included) replaced by a ``SyncBatchNorm`` that
+        shares its parameters, buffers and training flag, as torch's."""
+        module_output = module
+        if isinstance(module, _BatchNorm):
+            module_output = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                          module.track_running_stats, process_group,
+                                          bias=module.bias is not None)  # fmt: skip
+            if module.affine:
+                with yaten.no_grad():
+                    module_output.weight = module.weight
+                    module_output.bias = module.bias
+            module_output.running_mean = module.running_mean
+            module_output.running_var = module.running_var
+            module_output.num_batches_tracked = module.num_batches_tracked
+            module_output.training = module.training
+            if hasattr(module, "qconfig"):
+                module_output.qconfig = module.qconfig
+        for name, child in module.named_children():
+            module_output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        del module
+        return module_output

@@ -1,6 +1,8 @@
-"""Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict (as ``torch.nn``)."""
+"""Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict and the deprecated
+Container (as ``torch.nn``)."""
 
 import operator
+import warnings
 from collections import OrderedDict
 from collections import abc as container_abcs
 from itertools import chain, islice
@@ -9,7 +11,7 @@ from ..._tensor import Tensor, typename
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
+__all__ = ["Container", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
 
 
 def _addindent(s_: str, num_spaces: int) -> str:
@@ -19,6 +21,31 @@ def _addindent(s_: str, num_spaces: int) -> str:
         return s_
     first = s.pop(0)
     return first + "\n" + "\n".join((num_spaces * " ") + line for line in s)
+
+
+class Container(Module):
+    """The deprecated ancestor of the containers: a Module whose keyword arguments become its children
+    (it warns as torch's when built).
+
+    >>> import warnings, yaten
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     yaten.nn.Container(fc=yaten.nn.Identity())
+    Container(
+      (fc): Identity()
+    )
+    """
+
+    def __init__(self, **kwargs):
+        warnings.warn(
+            "`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+            "Subclass that instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):

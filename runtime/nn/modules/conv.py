@@ -3,7 +3,8 @@
 Parameters start as PyTorch's do: the weight kaiming-uniform with ``a=sqrt(5)`` (U(-b, b) with
 b = 1/sqrt(fan_in)), the bias U(-1/sqrt(fan_in), 1/sqrt(fan_in)). A ``padding_mode`` other than
 'zeros' pads the input first (``F.pad``: reflect, replicate or circular) and convolves without
-padding, as PyTorch's ``_conv_forward``.
+padding, as PyTorch's ``_conv_forward``. The ``Lazy*`` classes take ``in_channels`` from their first
+input (``LazyModuleMixin``).
 """
 
 import math
@@ -12,24 +13,15 @@ import yaten
 
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
+from .utils import _pair, _reverse_repeat_tuple, _single, _triple
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
-
-
-def _ntuple(n):
-    def parse(x):
-        if isinstance(x, (list, tuple)):
-            return tuple(x)
-        return (x,) * n
-
-    return parse
-
-
-_single = _ntuple(1)
-_pair = _ntuple(2)
-_triple = _ntuple(3)
+__all__ = [
+    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+    "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
+]  # fmt: skip
 
 
 class _ConvNd(Module):
@@ -73,7 +65,7 @@ class _ConvNd(Module):
                     self._reversed_padding_repeated_twice[2 * i] = total // 2
                     self._reversed_padding_repeated_twice[2 * i + 1] = total - total // 2
         else:
-            self._reversed_padding_repeated_twice = [p for p in reversed(self.padding) for _ in range(2)]
+            self._reversed_padding_repeated_twice = _reverse_repeat_tuple(self.padding, 2)
         factory = {"device": device, "dtype": dtype}
         if transposed:
             shape = (in_channels, out_channels // groups, *kernel_size)
@@ -307,3 +299,138 @@ class ConvTranspose3d(_ConvTransposeNd):
                                               self.dilation)  # fmt: skip
         return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
                                   self.groups, self.dilation)  # fmt: skip
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    """``in_channels`` from the first input's channel dim (dim 1 batched, dim 0 unbatched); the weight
+    and bias are materialized then and initialized as the eager layer's."""
+
+    _num_spatial_dims: int
+
+    def _init_lazy(self, out_channels, bias, device, dtype) -> None:
+        # The eager __init__ ran with in/out_channels 0 and no bias: the uninitialized tensors replace them.
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs) -> None:
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            if self.transposed:
+                shape = (self.in_channels, self.out_channels // self.groups, *self.kernel_size)
+            else:
+                shape = (self.out_channels, self.in_channels // self.groups, *self.kernel_size)
+            self.weight.materialize(shape)
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+    def _get_in_channels(self, input) -> int:
+        unbatched = self._num_spatial_dims + 1
+        if input.dim() not in (unbatched, unbatched + 1):
+            raise RuntimeError(
+                f"Expected {unbatched}D (unbatched) or {unbatched + 1}D (batched) input to "
+                f"{self.__class__.__name__}, but got input of size: {input.shape}"
+            )
+        return input.shape[1] if input.dim() == unbatched + 1 else input.shape[0]
+
+
+class _LazyConvMixin(_LazyConvXdMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):  # fmt: skip
+        super().__init__(
+            0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device, dtype
+        )
+        self._init_lazy(out_channels, bias, device, dtype)
+
+
+class _LazyConvTransposeMixin(_LazyConvXdMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):  # fmt: skip
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
+                         device, dtype)  # fmt: skip
+        self._init_lazy(out_channels, bias, device, dtype)
+
+
+class LazyConv1d(_LazyConvMixin, Conv1d):
+    """A ``Conv1d`` whose ``in_channels`` comes from its first input; it becomes a ``Conv1d`` then.
+
+    >>> import yaten
+    >>> m = yaten.nn.LazyConv1d(4, 3)
+    >>> m(yaten.randn(2, 5, 8)).shape, m
+    (yaten.Size([2, 4, 6]), Conv1d(5, 4, kernel_size=(3,), stride=(1,)))
+    """
+
+    cls_to_become = Conv1d
+    _num_spatial_dims = 1
+
+
+class LazyConv2d(_LazyConvMixin, Conv2d):
+    """A ``Conv2d`` whose ``in_channels`` comes from its first input; it becomes a ``Conv2d`` then.
+
+    >>> import yaten
+    >>> m = yaten.nn.LazyConv2d(8, 3, padding=1)
+    >>> m
+    LazyConv2d(0, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))
+    >>> m(yaten.randn(1, 3, 5, 5)).shape, m.weight.shape
+    (yaten.Size([1, 8, 5, 5]), yaten.Size([8, 3, 3, 3]))
+    """
+
+    cls_to_become = Conv2d
+    _num_spatial_dims = 2
+
+
+class LazyConv3d(_LazyConvMixin, Conv3d):
+    """A ``Conv3d`` whose ``in_channels`` comes from its first input; it becomes a ``Conv3d`` then.
+
+    >>> import yaten
+    >>> yaten.nn.LazyConv3d(4, 2)(yaten.randn(3, 3, 3, 3)).shape
+    yaten.Size([4, 2, 2, 2])
+    """
+
+    cls_to_become = Conv3d
+    _num_spatial_dims = 3
+
+
+class LazyConvTranspose1d(_LazyConvTransposeMixin, ConvTranspose1d):
+    """A ``ConvTranspose1d`` whose ``in_channels`` comes from its first input.
+
+    >>> import yaten
+    >>> m = yaten.nn.LazyConvTranspose1d(2, 3, stride=2)
+    >>> m(yaten.randn(1, 4, 5)).shape, m.weight.shape
+    (yaten.Size([1, 2, 11]), yaten.Size([4, 2, 3]))
+    """
+
+    cls_to_become = ConvTranspose1d
+    _num_spatial_dims = 1
+
+
+class LazyConvTranspose2d(_LazyConvTransposeMixin, ConvTranspose2d):
+    """A ``ConvTranspose2d`` whose ``in_channels`` comes from its first input.
+
+    >>> import yaten
+    >>> yaten.nn.LazyConvTranspose2d(2, 3, stride=2)(yaten.randn(1, 4, 5, 5)).shape
+    yaten.Size([1, 2, 11, 11])
+    """
+
+    cls_to_become = ConvTranspose2d
+    _num_spatial_dims = 2
+
+
+class LazyConvTranspose3d(_LazyConvTransposeMixin, ConvTranspose3d):
+    """A ``ConvTranspose3d`` whose ``in_channels`` comes from its first input.
+
+    >>> import yaten
+    >>> yaten.nn.LazyConvTranspose3d(2, 3, stride=2)(yaten.randn(1, 4, 2, 3, 3)).shape
+    yaten.Size([1, 2, 5, 7, 7])
+    """
+
+    cls_to_become = ConvTranspose3d
+    _num_spatial_dims = 3

@@ -1,10 +1,11 @@
-"""``torch.nn.Dropout`` and the channel dropouts ``Dropout1d``/``2d``/``3d``: zero elements (or whole
-channels) with probability ``p`` while training, identity in eval mode."""
+"""``torch.nn.Dropout``, the channel dropouts ``Dropout1d``/``2d``/``3d`` and the SELU-preserving
+``AlphaDropout``/``FeatureAlphaDropout``: zero (or, for the alpha ones, set to SELU's saturation value)
+elements or whole channels with probability ``p`` while training, identity in eval mode."""
 
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
+__all__ = ["AlphaDropout", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]
 
 
 class _DropoutNd(Module):
@@ -70,3 +71,32 @@ class Dropout3d(_DropoutNd):
 
     def forward(self, input):
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout that keeps a SELU network's zero mean and unit variance: dropped elements take SELU's
+    negative saturation value, then an affine map restores the statistics (training mode only).
+
+    >>> import yaten
+    >>> m = yaten.nn.AlphaDropout(0.2)
+    >>> m
+    AlphaDropout(p=0.2, inplace=False)
+    >>> x = yaten.ones(3)
+    >>> m.eval()(x) is x
+    True
+    """
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """``AlphaDropout`` of whole channels (dim 1 of a batched input).
+
+    >>> import yaten
+    >>> yaten.nn.FeatureAlphaDropout(0.5)
+    FeatureAlphaDropout(p=0.5, inplace=False)
+    """
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -1,10 +1,13 @@
-"""Instance normalization layers, as ``torch.nn.InstanceNorm1d/2d/3d``."""
+"""Instance normalization layers, as ``torch.nn.InstanceNorm1d/2d/3d`` and their ``Lazy`` forms."""
 
 from ..._user_warning import warn_user
 from .. import functional as F
-from .batchnorm import _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = [
+    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
+]  # fmt: skip
 
 
 class _InstanceNorm(_NormBase):
@@ -122,4 +125,44 @@ class InstanceNorm3d(_InstanceNorm):
     yaten.Size([2, 3, 2, 2, 2])
     """
 
+    _batched_dims = 5
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """An ``InstanceNorm1d`` whose ``num_features`` comes from its first input. As PyTorch's, it is
+    affine and tracks running statistics by default (the lazy norm base's defaults).
+
+    >>> import yaten
+    >>> m = yaten.nn.LazyInstanceNorm1d()
+    >>> m
+    LazyInstanceNorm1d(0, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    >>> m(yaten.randn(2, 3, 5)).shape, type(m).__name__
+    (yaten.Size([2, 3, 5]), 'InstanceNorm1d')
+    """
+
+    cls_to_become = InstanceNorm1d
+    _batched_dims = 3
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """An ``InstanceNorm2d`` whose ``num_features`` comes from its first input.
+
+    >>> import yaten
+    >>> yaten.nn.LazyInstanceNorm2d()(yaten.randn(2, 3, 4, 4)).shape
+    yaten.Size([2, 3, 4, 4])
+    """
+
+    cls_to_become = InstanceNorm2d
+    _batched_dims = 4
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """An ``InstanceNorm3d`` whose ``num_features`` comes from its first input.
+
+    >>> import yaten
+    >>> yaten.nn.LazyInstanceNorm3d()(yaten.randn(2, 3, 2, 2, 2)).shape
+    yaten.Size([2, 3, 2, 2, 2])
+    """
+
+    cls_to_become = InstanceNorm3d
     _batched_dims = 5

@@ -1,15 +1,18 @@
-"""Linear layers, as ``torch.nn.Identity``, ``Linear`` and ``Bilinear``, initialized as PyTorch's."""
+"""Linear layers, as ``torch.nn.Identity``, ``Linear``, ``Bilinear`` and ``LazyLinear``, initialized as
+PyTorch's."""
 
 import math
 
 import yaten
 
+from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Bilinear", "Identity", "Linear"]
+__all__ = ["Bilinear", "Identity", "LazyLinear", "Linear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -67,6 +70,11 @@ class Linear(Module):
         )
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """A ``Linear`` by another name: PyTorch names MultiheadAttention's output projection so (it keeps
+    quantization tools off it), and the name shows in the module's repr."""
+
+
 class Bilinear(Module):
     """``y = x1 @ weight[o] @ x2 + bias[o]``; weight (out, in1, in2) and bias from
     U(-1/sqrt(in1_features), 1/sqrt(in1_features)), as PyTorch.
@@ -107,3 +115,49 @@ class Bilinear(Module):
             f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
             f"out_features={self.out_features}, bias={self.bias is not None}"
         )
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A ``Linear`` whose ``in_features`` is the last dim of its first input; it becomes a ``Linear``
+    then (see ``LazyModuleMixin``).
+
+    >>> import yaten
+    >>> m = yaten.nn.LazyLinear(2)
+    >>> m
+    LazyLinear(in_features=0, out_features=2, bias=True)
+    >>> m(yaten.ones(4, 3)).shape
+    yaten.Size([4, 2])
+    >>> m, m.weight.shape
+    (Linear(in_features=3, out_features=2, bias=True), yaten.Size([2, 3]))
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        # bias=False: no bias tensor that the uninitialized one would replace at once.
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:
+            # Materialized by load_state_dict: in_features is the loaded weight's.
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(
+                    f"The in_features inferred from input: {input.shape[-1]} is not equal to in_features from "
+                    f"self.weight: {self.weight.shape[-1]}"
+                )
+            self.in_features = input.shape[-1]

@@ -3,13 +3,19 @@
 losses (``MarginRankingLoss`` ... ``GaussianNLLLoss``): each keeps its options and calls its
 functional form. Class weights are buffers (in the state_dict, moved by ``.to``), as in PyTorch."""
 
+import math
+import warnings
+
 from .. import functional as F
 from .distance import PairwiseDistance
+from .linear import Linear
 from .module import Module
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "GaussianNLLLoss",
-           "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "MSELoss", "MarginRankingLoss",
-           "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "PoissonNLLLoss",
+           "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "LinearCrossEntropyLoss", "MSELoss",
+           "MarginRankingLoss",
+           "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "NLLLoss2d",
+           "PoissonNLLLoss",
            "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"]  # fmt: skip
 
 
@@ -100,6 +106,26 @@ class NLLLoss(_WeightedLoss):
         return F.nll_loss(
             input, target, weight=self.weight, ignore_index=self.ignore_index, reduction=self.reduction
         )
+
+
+class NLLLoss2d(NLLLoss):
+    """``NLLLoss`` under its deprecated name (it warns as torch's when built).
+
+    >>> import warnings, yaten
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     yaten.nn.NLLLoss2d()
+    NLLLoss2d()
+    """
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        warnings.warn(
+            "`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and see "
+            "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -392,4 +418,51 @@ class CTCLoss(_Loss):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return F.ctc_loss(
             log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction, self.zero_infinity
+        )
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """Cross entropy of ``linear(input)`` against ``target``, the projection (``self.linear``, to
+    ``num_classes * prod(out_features)`` logits) held by the loss: ``F.linear_cross_entropy``, chunked
+    over the batch when ``options`` are given.
+
+    >>> import yaten
+    >>> m = yaten.nn.LinearCrossEntropyLoss(3, 5)
+    >>> list(m.state_dict()), m(yaten.randn(4, 3), yaten.tensor([0, 1, 2, 4])).shape
+    (['linear.weight'], yaten.Size([]))
+    """
+
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None, dtype=None,
+                 reduction="mean", weight=None, ignore_index=None, label_smoothing=0.0, options=None):  # fmt: skip
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got {tuple(weight.shape)}")
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got {label_smoothing}")
+        super().__init__(weight=weight, size_average=None, reduce=None, reduction=reduction)
+        self.num_classes = num_classes
+        self.out_features = out_features
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes), bias=bias, device=device,
+                             dtype=dtype)  # fmt: skip
+        self.options = options
+
+    def forward(self, input, target):
+        linear_weight = self.linear.weight.reshape(
+            (self.num_classes, *self.out_features, self.linear.in_features)
+        )
+        linear_bias = (
+            self.linear.bias.reshape((self.num_classes, *self.out_features))
+            if self.linear.bias is not None
+            else None
+        )
+        return F.linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias, weight=self.weight,
+                                      reduction=self.reduction, ignore_index=self.ignore_index,
+                                      label_smoothing=self.label_smoothing, options=self.options)  # fmt: skip
+
+    def extra_repr(self) -> str:
+        return (
+            f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+            f"out_features={self.out_features}, bias={self.linear.bias is not None}, reduction={self.reduction}, "
+            f"ignore_index={self.ignore_index}, label_smoothing={self.label_smoothing}, options={self.options}"
         )

@@ -1,5 +1,5 @@
 """Layer, group, RMS and local response normalization, as ``torch.nn.LayerNorm``, ``GroupNorm``,
-``RMSNorm`` and ``LocalResponseNorm``."""
+``RMSNorm``, ``LocalResponseNorm`` and the legacy ``CrossMapLRN2d``."""
 
 import numbers
 
@@ -8,9 +8,10 @@ import yaten
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ._functions import CrossMapLRN2d as _cross_map_lrn2d
 from .module import Module
 
-__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"]
+__all__ = ["CrossMapLRN2d", "GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"]
 
 
 class LayerNorm(Module):
@@ -134,7 +135,21 @@ class RMSNorm(Module):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
 
 
-class LocalResponseNorm(Module):
+class _CrossChannelNorm(Module):
+    """What the two local response norms keep: the window ``size`` and ``alpha``, ``beta``, ``k``."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class LocalResponseNorm(_CrossChannelNorm):
     """Divide each channel by a power of the mean square of its ``size`` neighbouring channels
     (``F.local_response_norm``).
 
@@ -146,15 +161,24 @@ class LocalResponseNorm(Module):
     yaten.Size([2, 5, 3, 3])
     """
 
-    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
-
     def forward(self, input):
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
-    def extra_repr(self) -> str:
-        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+class CrossMapLRN2d(_CrossChannelNorm):
+    """The legacy (Lua torch) cross-channel local response normalization of a 4-d input, with torch's
+    own forward window and backward formula (``nn.modules._functions.CrossMapLRN2d``).
+
+    >>> import yaten
+    >>> m = yaten.nn.CrossMapLRN2d(3, alpha=1.0, beta=1.0, k=1.0)
+    >>> m
+    CrossMapLRN2d(3, alpha=1.0, beta=1.0, k=1.0)
+    >>> m(yaten.ones(1, 1, 1, 1)).item()
+    0.75
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1):
+        super().__init__(size, alpha, beta, k)  # torch's default k is the int 1 here (its repr shows it)
+
+    def forward(self, input):
+        return _cross_map_lrn2d.apply(input, self.size, self.alpha, self.beta, self.k)

@@ -14,8 +14,7 @@ import yaten
 from .. import functional as F
 from ..functional.attention import _canonical_mask
 from ..init import xavier_uniform_
-from .activation import GELU, ReLU
-from .attention import MultiheadAttention
+from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
