@@ -599,3 +599,94 @@ def matrix_exp(self):
     tensor([[1.]])
     """
     return linalg_matrix_exp(self)
+
+
+def linalg_householder_product(input, tau):
+    """The first n columns of the product of the Householder reflectors ``I - tau_i v_i v_i^H`` whose
+    vectors are below ``input``'s diagonal (with a 1 on it): the Q of ``geqrf``'s output, as LAPACK's orgqr."""
+    fn = "torch.linalg.householder_product"
+    if input.ndim < 2:
+        raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
+    m, n = input.shape[-2], input.shape[-1]
+    if m < n:
+        raise RuntimeError(f"{fn}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if n < tau.shape[-1]:
+        raise RuntimeError(f"{fn}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if tau.ndim != input.ndim - 1:
+        raise RuntimeError(
+            f"{fn}: Expected tau to have one dimension less than input, but got tau.ndim equal to {tau.ndim} and "
+            f"input.ndim is equal to {input.ndim}"
+        )
+    if tuple(tau.shape[:-1]) != tuple(input.shape[:-2]):
+        raise RuntimeError(
+            f"{fn}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got {list(tau.shape[:-1])}"
+        )
+    if not (input.dtype.is_floating_point or input.dtype.is_complex) or input.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{LEGACY_NAME[input.dtype]}'")
+    if tau.dtype != input.dtype:
+        raise RuntimeError(
+            f"{fn}: tau dtype {LEGACY_NAME[tau.dtype]} does not match input dtype {LEGACY_NAME[input.dtype]}"
+        )
+    return _apply_reflectors(
+        input, tau, yaten.eye(m, n, dtype=input.dtype, device=input.device).expand(*input.shape)
+    )
+
+
+def _apply_reflectors(input, tau, C, adjoint: bool = False):
+    """``Q @ C`` (``Q^H @ C`` with ``adjoint``) for ``Q = H_0 H_1 ... H_{k-1}``, ``H_i = I - tau_i v_i v_i^H``,
+    the vectors ``v_i`` below ``input``'s diagonal with a 1 on it (LAPACK's storage)."""
+    rows = yaten.arange(input.shape[-2], device=input.device)
+    k = tau.shape[-1]
+    for i in range(k) if adjoint else reversed(range(k)):
+        v = input[..., :, i] * (rows > i).to(input.dtype) + (rows == i).to(input.dtype)
+        t = tau[..., i, None, None]
+        C = C - (t.conj() if adjoint else t) * v.unsqueeze(-1) * (v.conj().unsqueeze(-2) @ C)
+    return C
+
+
+def orgqr(self, input2):
+    """``linalg.householder_product(self, input2)`` under LAPACK's name."""
+    return linalg_householder_product(self, input2)
+
+
+def ormqr(self, input2, input3, left=True, transpose=False):
+    """``Q @ input3`` for the Q of ``geqrf``'s ``(self, input2)``: ``Q^H`` with ``transpose``, on the right
+    of ``input3`` when not ``left`` (LAPACK's ormqr)."""
+    fn = "torch.ormqr"
+    if self.ndim < 2:
+        raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
+    if input3.ndim < 2:
+        raise RuntimeError(f"{fn}: other must have at least 2 dimensions.")
+    side = -2 if left else -1
+    if input3.shape[side] != self.shape[-2]:
+        raise RuntimeError(f"{fn}: other.shape[{side}] must be equal to input.shape[-2]")
+    if input2.shape[-1] != min(input3.shape[side], self.shape[-1]):
+        raise RuntimeError(f"{fn}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])")
+    if input2.ndim != self.ndim - 1:
+        raise RuntimeError(
+            f"{fn}: Expected tau to have one dimension less than input, but got tau.ndim equal to {input2.ndim} and "
+            f"input.ndim is equal to {self.ndim}"
+        )
+    if input3.ndim != self.ndim:
+        raise RuntimeError(
+            f"{fn}: Expected other to have the same number of dimensions as input, but got other.ndim equal to "
+            f"{input3.ndim} and input.ndim is equal to {self.ndim}"
+        )
+    for name, t in (("tau", input2), ("other", input3)):
+        batch = list(t.shape[: t.ndim - (1 if t is input2 else 2)])
+        if batch != list(self.shape[:-2]):
+            raise RuntimeError(
+                f"{fn}: Expected batch dimensions of {name} to be equal to input.shape[:-2], but got {batch}"
+            )
+    if not (self.dtype.is_floating_point or self.dtype.is_complex) or self.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"ormqr_cpu\" not implemented for '{LEGACY_NAME[self.dtype]}'")
+    for name, t in (("tau", input2), ("other", input3)):
+        if t.dtype != self.dtype:
+            raise RuntimeError(
+                f"{fn}: Expected input and {name} to have the same dtype, but input has dtype"
+                f"{LEGACY_NAME[self.dtype]} and {name} has dtype {LEGACY_NAME[t.dtype]}"
+            )
+    if left:
+        return _apply_reflectors(self, input2, input3, adjoint=transpose)
+    # C Q = (Q^H C^H)^H and C Q^H = (Q C^H)^H.
+    return _apply_reflectors(self, input2, input3.mH, adjoint=not transpose).mH

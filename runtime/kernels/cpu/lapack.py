@@ -270,6 +270,23 @@ def linalg_qr(A, mode):
     return np.ascontiguousarray(q, dtype=A.dtype), np.ascontiguousarray(r, dtype=A.dtype)
 
 
+def geqrf(self):
+    """``(a, tau)``: the QR decomposition as LAPACK's geqrf stores it (R on and above the diagonal, the
+    Householder vectors below it, their scales in ``tau``).
+
+    >>> a, tau = geqrf(np.array([[3.0, 1.0], [4.0, 2.0]]))
+    >>> np.round(np.abs(a[0]), 4), np.round(tau, 4)
+    (array([5. , 2.2]), array([1.6, 0. ]))
+    """
+    if self.ndim < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    dt = np.dtype(self.dtype)
+    if dt.kind != "c" and (not is_floating(dt) or dt.itemsize < 4):
+        raise _not_implemented("geqrf_cpu", dt)
+    h, tau = np.linalg.qr(self, mode="raw")  # h is a transposed (Fortran-order) as LAPACK leaves it
+    return np.ascontiguousarray(np.swapaxes(h, -1, -2), dtype=dt), np.ascontiguousarray(tau, dtype=dt)
+
+
 def linalg_svd(A, full_matrices, driver):
     """``(U, S, Vh)`` with ``A = U diag(S) Vh``, singular values in descending order.
 
