@@ -12,6 +12,8 @@ from .complex_formulas import *  # noqa: F403 - the complex ops' helpers (polar,
 from .fft_formulas import *  # noqa: F403 - torch.fft's primitives' helpers
 from .linalg_formulas import *  # noqa: F403 - torch.linalg's helpers, in their own file
 from .rnn_formulas import *  # noqa: F403 - the fused recurrent cells' helpers
+from .sparse_formulas import *  # noqa: F403 - the sparse COO layout's helpers
+from .sparse_formulas import embedding_sparse_backward
 
 
 def zeros_for(meta):
@@ -473,10 +475,13 @@ def hardtanh_backward(grad, self, min_val, max_val):
     return _depends_on(yaten.where((self <= min_val) | (self >= max_val), 0.0, grad), self)
 
 
-def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse=False):
     """Scatter-add of the rows of ``grad`` into a (num_weights, dim) zero matrix at ``indices``; rows whose
     index is ``padding_idx`` add nothing; with ``scale_grad_by_freq`` each row is divided by how often its
-    index occurs in the batch. Written with yaten ops, so it differentiates again (in ``grad``)."""
+    index occurs in the batch. Written with yaten ops, so it differentiates again (in ``grad``). With
+    ``sparse``, the rows as a sparse COO gradient (torch's ``embedding_sparse_backward``)."""
+    if sparse:
+        return embedding_sparse_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq)
     idx = indices.reshape(-1)
     g = grad.reshape(idx.shape[0], grad.shape[-1])
     if padding_idx is not None and padding_idx >= 0:
@@ -662,3 +667,9 @@ def logit_backward(grad, self, eps):
 def special_i1(self):
     """torch.special.i1 (a yaten.special op, which formulas name as ATen's do): the derivative of i0."""
     return yaten.special.i1(self)
+
+
+def not_implemented(what: str):
+    """torch's ``not_implemented(...)`` formula: the input has no derivative, and a backward that reaches it
+    raises torch's NotImplementedError (the forward and the other inputs' gradients work)."""
+    raise NotImplementedError(f"the derivative for '{what}' is not implemented.")

@@ -9,6 +9,7 @@ import warnings
 import yaten
 
 from .._dims import wrap_dim
+from .._promotion import infer_size
 
 
 def _at_least(t, n):
@@ -178,7 +179,9 @@ def broadcast_to(self, size):
 
 
 def broadcast_tensors(tensors):
-    shape = yaten.broadcast_shapes(*(t.shape for t in tensors))
+    shape = infer_size(
+        *(t.shape for t in tensors)
+    )  # torch's message: "The size of tensor a (2) must match ..."
     return tuple(t.expand(shape) for t in tensors)
 
 

@@ -406,13 +406,23 @@ def _kernel_of(fn, nargs):
 
         return unary
 
+    if nargs == 2:
+
+        @cuda.jit
+        def binary(out, x, y):
+            i = cuda.grid(1)
+            if i < out.shape[0]:
+                out[i] = fn(x[i], y[i])
+
+        return binary
+
     @cuda.jit
-    def binary(out, x, y):
+    def ternary(out, x, y, z):
         i = cuda.grid(1)
         if i < out.shape[0]:
-            out[i] = fn(x[i], y[i])
+            out[i] = fn(x[i], y[i], z[i])
 
-    return binary
+    return ternary
 
 
 def _apply(K, name, arrays, dt):
@@ -430,8 +440,37 @@ def _check(got, ref):
     np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(ref[zero]), err_msg="sign of zero")
 
 
+# The distributions' scalars (igamma/igammac, the Gamma and Dirichlet samples' gradients), on their
+# domain: positive shapes, samples in (0, 1) for the Dirichlet's.
+SAMPLING = {
+    "igamma": torch.igamma, "igammac": torch.igammac, "standard_gamma_grad": torch._standard_gamma_grad,
+    "dirichlet_grad": torch._dirichlet_grad,
+}  # fmt: skip
+SAMPLING_ARGS = (
+    [0.5, 1.0, 2.5, 9.0, 30.0, 0.2],
+    [0.3, 1.0, 2.0, 8.5, 31.0, 0.9],
+    [1.5, 2.0, 4.0, 12.0, 45.0, 1.1],
+)
+
+
+@pytest.mark.parametrize("dt", [F32, F64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(SAMPLING))
+def test_scalar_sampling_functions(K, name, dt):
+    n = 3 if name == "dirichlet_grad" else 2
+    arrays = [np.array(a, dt.np) for a in SAMPLING_ARGS[:n]]
+    if name == "dirichlet_grad":  # (x, alpha, total): a sample in (0, 1)
+        arrays[0] = arrays[0] / 31
+    want = SAMPLING[name](*(torch.from_numpy(a) for a in arrays)).numpy()
+    got = _apply(K, name, arrays, dt)
+    assert got.dtype == want.dtype
+    # torch's igamma is the less accurate one for a large shape (a = 30 here: 8e-10 apart, relatively)
+    assert_close(got, want, rtol=1e-8 if dt is F64 and name.startswith("igamma") else None)
+
+
 def test_scalar_library_is_complete(K):
-    names = set(UNARY) | set(BINARY) | set(SHIFTS) | set(INT_ONLY_BINARY) | {"where", "polygamma"}
+    names = (
+        set(UNARY) | set(BINARY) | set(SHIFTS) | set(INT_ONLY_BINARY) | set(SAMPLING) | {"where", "polygamma"}
+    )
     assert set(K.scalar.__all__) == names
     cpu = (REPO / "runtime" / "kernels" / "cpu" / "scalar.py").read_text()
     cpu_names = {
@@ -691,11 +730,11 @@ ptx = lambda fn, sig: cuda.compile_ptx(fn.py_func, sig, cc=(9, 0))
 ints = {"abs", "ceil", "floor", "floordiv", "fmod", "fmod_py", "isfinite", "isinf", "isnan", "logical_xor", "lshift",
         "maximum", "minimum", "pow", "reciprocal", "relu", "round", "rshift", "sign", "truediv", "trunc"}
 int_only = {"lshift", "rshift"}
-two = {n for n in S.__all__ if len(inspect.signature(getattr(S, n).py_func).parameters) == 2}
+arity = {n: len(inspect.signature(getattr(S, n).py_func).parameters) for n in S.__all__}
 for t in (nt.float32, nt.float64, nt.int64, nt.int8):
     domain = (set(S.__all__) - int_only) if t in (nt.float32, nt.float64) else ints
     names = [n for n in S.__all__ if n != "where" and n in domain]
-    body = "".join(f"        out[i] += {n}(x[i]{', y[i]' if n in two else ''})\\n" for n in names)
+    body = "".join(f"        out[i] += {n}({', '.join(('x[i]', 'y[i]', 'x[i]')[:arity[n]])})\\n" for n in names)
     src = "def k(out, x, y, c):\\n    i = cuda.grid(1)\\n    if i < out.shape[0]:\\n" + body
     src += "        out[i] += where(c[i], x[i], y[i])\\n"
     scope = {"cuda": cuda, **{n: getattr(S, n) for n in S.__all__}}

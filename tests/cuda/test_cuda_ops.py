@@ -41,6 +41,11 @@ POINTWISE = [
 ]
 
 
+# ATen's rational approximation of the Dirichlet sample's gradient: its terms cancel, and a float32
+# evaluation rounds them otherwise than the cpu kernel's (1e-5 apart, relatively).
+LOOSER = {"_dirichlet_grad": 1e-4}
+
+
 @pytest.mark.parametrize("fn, sample", POINTWISE)
 def test_pointwise_on_cuda_matches_cpu(fn, sample):
     try:
@@ -52,7 +57,8 @@ def test_pointwise_on_cuda_matches_cpu(fn, sample):
     got = _run(fn, sample, "cuda")
     assert got.device == yaten.device("cuda", 0)
     assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_allclose(got.cpu().numpy(), expected.numpy(), rtol=1e-5, atol=1e-6, equal_nan=True)
+    rtol = LOOSER.get(fn.name, 1e-5)
+    np.testing.assert_allclose(got.cpu().numpy(), expected.numpy(), rtol=rtol, atol=1e-6, equal_nan=True)
 
 
 def test_inplace_pointwise_on_cuda():

@@ -47,3 +47,58 @@ def multinomial(
     cdf /= cdf[:, -1:]  # the last entry becomes exactly 1: a uniform draw in [0, 1) always lands
     draws = engine.random((prob.shape[0], num_samples))
     return np.stack([np.searchsorted(c, u, side="right") for c, u in zip(cdf, draws)]).astype(np.int64)
+
+
+# The samplers with one parameter per element (``_sampling.py``), over float64 host arrays.
+
+
+def standard_gamma(engine: np.random.Generator, alpha: np.ndarray, tiny: float) -> np.ndarray:
+    """Standard Gamma(``alpha``) draws, at least ``tiny`` (torch's clamp to the smallest normal float of the
+    dtype, which also answers a non-positive or NaN concentration).
+
+    >>> import numpy as np
+    >>> standard_gamma(np.random.default_rng(0), np.array([0.0, np.nan]), 1e-38).tolist()
+    [1e-38, 1e-38]
+    """
+    valid = alpha > 0
+    drawn = np.where(valid, engine.standard_gamma(np.where(valid, alpha, 1.0)), 0.0)
+    return np.maximum(drawn, tiny)
+
+
+def dirichlet(engine: np.random.Generator, alpha: np.ndarray, tiny: float, below_one: float) -> np.ndarray:
+    """Dirichlet draws along the last axis of ``alpha``: Gamma draws (each at least ``tiny``) over their sum,
+    clamped to [``tiny``, ``below_one``] as torch's.
+
+    >>> import numpy as np
+    >>> dirichlet(np.random.default_rng(0), np.array([[1e-30, 1e-30]]), 1e-38, 1 - 2**-24).tolist()
+    [[0.5, 0.5]]
+    """
+    gamma = standard_gamma(engine, alpha, tiny)
+    return np.clip(gamma / gamma.sum(axis=-1, keepdims=True), tiny, below_one)
+
+
+def poisson(engine: np.random.Generator, rate: np.ndarray) -> np.ndarray:
+    """Poisson(``rate``) draws as floats (rates already checked non-negative; an infinite rate gives
+    torch's int64 minimum).
+
+    >>> import numpy as np
+    >>> poisson(np.random.default_rng(0), np.array([0.0, np.inf])).tolist()
+    [0.0, -9.223372036854776e+18]
+    """
+    finite = np.isfinite(rate)
+    drawn = engine.poisson(np.where(finite, rate, 0.0)).astype(np.float64)
+    return np.where(finite, drawn, float(np.iinfo(np.int64).min))
+
+
+def binomial(engine: np.random.Generator, count: np.ndarray, prob: np.ndarray) -> np.ndarray:
+    """Binomial(``count``, ``prob``) draws as floats: counts are floored, a count below one or a probability
+    at most zero gives 0, a NaN probability NaN, a probability above one ``count`` successes.
+
+    >>> import numpy as np
+    >>> binomial(np.random.default_rng(0), np.array([3.5, -1.0, 2.0]), np.array([1.0, 0.5, np.nan])).tolist()
+    [3.0, 0.0, nan]
+    """
+    n = np.floor(np.where(count > 0, count, 0.0))
+    p = np.where(np.isnan(prob), 0.0, np.clip(prob, 0.0, 1.0))
+    drawn = engine.binomial(np.where(np.isfinite(n), n, 0).astype(np.int64), p).astype(np.float64)
+    return np.where(np.isnan(prob), np.nan, drawn)

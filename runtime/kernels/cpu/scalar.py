@@ -498,3 +498,23 @@ def i0(x):
 @_jit
 def i1(x):
     return _special.i1(x)
+
+
+@_jit
+def standard_gamma_grad(alpha, x):
+    return _special.standard_gamma_grad(alpha, x)
+
+
+@_jit
+def dirichlet_grad(x, alpha, total):
+    return _special.dirichlet_grad(x, alpha, total)
+
+
+@_jit
+def igamma(a, x):
+    return _special.igamma(a, x)
+
+
+@_jit
+def igammac(a, x):
+    return _special.igammac(a, x)

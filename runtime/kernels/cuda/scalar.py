@@ -22,10 +22,10 @@ from .. import special_math as _special
 
 __all__ = [  # the names a pointwise expression may call, sorted
     "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "copysign", "cos", "cosh",
-    "digamma", "erf", "erfc", "erfinv", "exp", "expm1", "floor", "floordiv", "fmod", "fmod_py", "frac", "gcd", "gelu_erf",
-    "gelu_tanh", "hypot", "i0", "i1", "isfinite", "isinf", "isnan", "lcm", "lgamma", "log", "log1p", "log2", "log10",
+    "digamma", "dirichlet_grad", "erf", "erfc", "erfinv", "exp", "expm1", "floor", "floordiv", "fmod", "fmod_py", "frac", "gcd", "gelu_erf",
+    "gelu_tanh", "hypot", "i0", "i1", "igamma", "igammac", "isfinite", "isinf", "isnan", "lcm", "lgamma", "log", "log1p", "log2", "log10",
     "logaddexp", "logaddexp2", "logical_xor", "lshift", "maximum", "minimum", "polygamma", "pow", "reciprocal",
-    "relu", "round", "rshift", "rsqrt", "sigmoid", "sign", "signbit", "silu", "sin", "sinc", "sinh", "sqrt", "tan",
+    "relu", "round", "rshift", "rsqrt", "sigmoid", "sign", "signbit", "silu", "sin", "sinc", "sinh", "sqrt", "standard_gamma_grad", "tan",
     "tanh", "trigamma", "truediv", "trunc", "where", "xlogy", "zeta",
 ]  # fmt: skip
 
@@ -521,3 +521,23 @@ def i0(x):
 @_device
 def i1(x):
     return _special.i1(x)
+
+
+@_device
+def standard_gamma_grad(alpha, x):
+    return _special.standard_gamma_grad(alpha, x)
+
+
+@_device
+def dirichlet_grad(x, alpha, total):
+    return _special.dirichlet_grad(x, alpha, total)
+
+
+@_device
+def igamma(a, x):
+    return _special.igamma(a, x)
+
+
+@_device
+def igammac(a, x):
+    return _special.igammac(a, x)
