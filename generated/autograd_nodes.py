@@ -48,6 +48,9 @@ __all__ = [
     "HypotBackward0",
     "LogaddexpBackward0",
     "Logaddexp2Backward0",
+    "StandardGammaGradBackward0",
+    "IgammaBackward0",
+    "IgammacBackward0",
     "XlogyBackward0",
     "XlogyBackward1",
     "XlogyBackward2",
@@ -217,6 +220,7 @@ __all__ = [
     "LinalgDetBackward0",
     "LinalgSlogdetBackward0",
     "LinalgCholeskyBackward0",
+    "GeqrfBackward0",
     "LinalgQrBackward0",
     "LinalgSvdBackward0",
     "LinalgEighBackward0",
@@ -224,6 +228,16 @@ __all__ = [
     "FftR2CBackward0",
     "FftC2RBackward0",
     "FftC2CBackward0",
+    "SparseCooTensorWithDimsAndTensorsBackward0",
+    "ValuesBackward0",
+    "ToDenseBackward0",
+    "ToSparseBackward0",
+    "CoalesceBackward0",
+    "SparseAddmmBackward0",
+    "SparseSumBackward0",
+    "SparseMaskBackward0",
+    "SparseSoftmaxBackward0",
+    "SparseLogSoftmaxBackward0",
 ]
 
 
@@ -1143,6 +1157,82 @@ class Logaddexp2Backward0(Node):
         return (grad_self, grad_other)
 
 
+class StandardGammaGradBackward0(Node):
+    """_standard_gamma_grad(Tensor self, Tensor output) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:94
+        needs = node._needs()
+        grad_self = not_implemented("_standard_gamma_grad") if needs[0] else None  # spec/derivatives.yaml:95
+        return (grad_self,)
+
+
+class IgammaBackward0(Node):
+    """igamma(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:96
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = not_implemented("igamma: input") if needs[0] else None  # spec/derivatives.yaml:97
+        grad_other = grad * ((self - 1) * other.log() - other - self.lgamma()).exp() if needs[1] else None  # spec/derivatives.yaml:98
+        return (grad_self, grad_other)
+
+
+class IgammacBackward0(Node):
+    """igammac(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_other_")
+    _saved_fields = ("_saved_self_", "_saved_other_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_other(node):
+        return node._saved_other_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_other(node):
+        return node._saved_other_
+
+    def apply(node, grads):  # spec/derivatives.yaml:99
+        self = node._saved_self_.unpack(node)
+        other = node._saved_other_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = not_implemented("igammac: input") if needs[0] else None  # spec/derivatives.yaml:100
+        grad_other = -grad * ((self - 1) * other.log() - other - self.lgamma()).exp() if needs[1] else None  # spec/derivatives.yaml:101
+        return (grad_self, grad_other)
+
+
 class XlogyBackward0(Node):
     """xlogy.Tensor(Tensor self, Tensor other) -> Tensor"""
 
@@ -1165,13 +1255,13 @@ class XlogyBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:94
+    def apply(node, grads):  # spec/derivatives.yaml:102
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * xlogy((self != 0), other) if needs[0] else None  # spec/derivatives.yaml:95
-        grad_other = grad * self / other if needs[1] else None  # spec/derivatives.yaml:96
+        grad_self = xlogy(grad, other).masked_fill((self == 0.) & (other <= 0.), 0.) if needs[0] else None  # spec/derivatives.yaml:103
+        grad_other = grad * self / other if needs[1] else None  # spec/derivatives.yaml:104
         return (grad_self, grad_other)
 
 
@@ -1189,12 +1279,12 @@ class XlogyBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:97
+    def apply(node, grads):  # spec/derivatives.yaml:105
         self = node._saved_self
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = grad * self / other if needs[0] else None  # spec/derivatives.yaml:98
+        grad_other = grad * self / other if needs[0] else None  # spec/derivatives.yaml:106
         return (grad_other,)
 
 
@@ -1212,12 +1302,12 @@ class XlogyBackward2(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:99
+    def apply(node, grads):  # spec/derivatives.yaml:107
         self = node._saved_self_.unpack(node)
         other = node._saved_other
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * xlogy((self != 0).to(grad.dtype), other) if needs[0] else None  # spec/derivatives.yaml:100
+        grad_self = (xlogy(grad, other) if other > 0 else xlogy(grad, other).masked_fill(self == 0., 0.)) if needs[0] else None  # spec/derivatives.yaml:108
         return (grad_self,)
 
 
@@ -1251,14 +1341,14 @@ class CopysignBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:101
+    def apply(node, grads):  # spec/derivatives.yaml:109
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:102
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:103
+        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:110
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:111
         return (grad_self, grad_other)
 
 
@@ -1284,12 +1374,12 @@ class CopysignBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:104
+    def apply(node, grads):  # spec/derivatives.yaml:112
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:105
+        grad_self = copysign_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:113
         return (grad_self,)
 
 
@@ -1307,11 +1397,11 @@ class LogSigmoidBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:106
+    def apply(node, grads):  # spec/derivatives.yaml:114
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (-self).sigmoid() if needs[0] else None  # spec/derivatives.yaml:107
+        grad_self = grad * (-self).sigmoid() if needs[0] else None  # spec/derivatives.yaml:115
         return (grad_self,)
 
 
@@ -1329,11 +1419,11 @@ class HardswishBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:108
+    def apply(node, grads):  # spec/derivatives.yaml:116
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * where(self <= -3, 0.0, where(self < 3, self / 3 + 0.5, 1.0)) if needs[0] else None  # spec/derivatives.yaml:109
+        grad_self = grad * where(self <= -3, 0.0, where(self < 3, self / 3 + 0.5, 1.0)) if needs[0] else None  # spec/derivatives.yaml:117
         return (grad_self,)
 
 
@@ -1351,11 +1441,11 @@ class HardsigmoidBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:110
+    def apply(node, grads):  # spec/derivatives.yaml:118
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where((self > -3) & (self < 3), grad * 0.1666666716337204, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:112
+        grad_self = where((self > -3) & (self < 3), grad * 0.1666666716337204, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:120
         return (grad_self,)
 
 
@@ -1373,11 +1463,11 @@ class MishBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:113
+    def apply(node, grads):  # spec/derivatives.yaml:121
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mish_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:114
+        grad_self = mish_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:122
         return (grad_self,)
 
 
@@ -1395,12 +1485,12 @@ class CeluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:115
+    def apply(node, grads):  # spec/derivatives.yaml:123
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= 0, grad * (self / alpha).exp(), grad) if needs[0] else None  # spec/derivatives.yaml:116
+        grad_self = where(self <= 0, grad * (self / alpha).exp(), grad) if needs[0] else None  # spec/derivatives.yaml:124
         return (grad_self,)
 
 
@@ -1426,12 +1516,12 @@ class SeluBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:117
+    def apply(node, grads):  # spec/derivatives.yaml:125
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= 0, grad * result + grad * 1.7580993408473768599402175208123, grad * 1.0507009873554804934193349852946) if needs[0] else None  # spec/derivatives.yaml:118
+        grad_self = where(self <= 0, grad * result + grad * 1.7580993408473768599402175208123, grad * 1.0507009873554804934193349852946) if needs[0] else None  # spec/derivatives.yaml:126
         return (grad_self,)
 
 
@@ -1449,12 +1539,12 @@ class ThresholdBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:119
+    def apply(node, grads):  # spec/derivatives.yaml:127
         self = node._saved_self_.unpack(node)
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= threshold, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:120
+        grad_self = where(self <= threshold, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:128
         return (grad_self,)
 
 
@@ -1480,13 +1570,13 @@ class FmaxBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:121
+    def apply(node, grads):  # spec/derivatives.yaml:129
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(((self >= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:122
-        grad_other = grad.masked_fill((self >= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:123
+        grad_self = grad.masked_fill(((self >= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:130
+        grad_other = grad.masked_fill((self >= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:131
         return (grad_self, grad_other)
 
 
@@ -1512,13 +1602,13 @@ class FminBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:124
+    def apply(node, grads):  # spec/derivatives.yaml:132
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(((self <= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:125
-        grad_other = grad.masked_fill((self <= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:126
+        grad_self = grad.masked_fill(((self <= other) | other.isnan()).logical_not(), 0) if needs[0] else None  # spec/derivatives.yaml:133
+        grad_other = grad.masked_fill((self <= other) | other.isnan(), 0) if needs[1] else None  # spec/derivatives.yaml:134
         return (grad_self, grad_other)
 
 
@@ -1536,12 +1626,12 @@ class HardshrinkBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:127
+    def apply(node, grads):  # spec/derivatives.yaml:135
         self = node._saved_self_.unpack(node)
         lambd = node._saved_lambd
         grad = grads[0]
         needs = node._needs()
-        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:128
+        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:136
         return (grad_self,)
 
 
@@ -1559,12 +1649,12 @@ class SoftshrinkBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:129
+    def apply(node, grads):  # spec/derivatives.yaml:137
         self = node._saved_self_.unpack(node)
         lambd = node._saved_lambd
         grad = grads[0]
         needs = node._needs()
-        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:130
+        grad_self = where((self >= -lambd) & (self <= lambd), zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:138
         return (grad_self,)
 
 
@@ -1582,11 +1672,11 @@ class SigmoidBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:131
+    def apply(node, grads):  # spec/derivatives.yaml:139
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (result * (1 - result)).conj() if needs[0] else None  # spec/derivatives.yaml:132
+        grad_self = grad * (result * (1 - result)).conj() if needs[0] else None  # spec/derivatives.yaml:140
         return (grad_self,)
 
 
@@ -1604,11 +1694,11 @@ class ReluBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:133
+    def apply(node, grads):  # spec/derivatives.yaml:141
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:134
+        grad_self = relu_backward(grad, result) if needs[0] else None  # spec/derivatives.yaml:142
         return (grad_self,)
 
 
@@ -1626,11 +1716,11 @@ class SiluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:135
+    def apply(node, grads):  # spec/derivatives.yaml:143
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (self.sigmoid() * (1 + self * (1 - self.sigmoid()))).conj() if needs[0] else None  # spec/derivatives.yaml:136
+        grad_self = grad * (self.sigmoid() * (1 + self * (1 - self.sigmoid()))).conj() if needs[0] else None  # spec/derivatives.yaml:144
         return (grad_self,)
 
 
@@ -1648,11 +1738,11 @@ class ErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:137
+    def apply(node, grads):  # spec/derivatives.yaml:145
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:138
+        grad_self = 1.1283791670955126 * grad * (-self * self).exp() if needs[0] else None  # spec/derivatives.yaml:146
         return (grad_self,)
 
 
@@ -1662,10 +1752,10 @@ class FloorBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:139
+    def apply(node, grads):  # spec/derivatives.yaml:147
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:140
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:148
         return (grad_self,)
 
 
@@ -1675,10 +1765,10 @@ class CeilBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:141
+    def apply(node, grads):  # spec/derivatives.yaml:149
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:142
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:150
         return (grad_self,)
 
 
@@ -1688,10 +1778,10 @@ class RoundBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:143
+    def apply(node, grads):  # spec/derivatives.yaml:151
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:144
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:152
         return (grad_self,)
 
 
@@ -1701,10 +1791,10 @@ class TruncBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:145
+    def apply(node, grads):  # spec/derivatives.yaml:153
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:146
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:154
         return (grad_self,)
 
 
@@ -1722,11 +1812,11 @@ class GeluErfBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:147
+    def apply(node, grads):  # spec/derivatives.yaml:155
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:148
+        grad_self = gelu_backward(grad, self, 'none') if needs[0] else None  # spec/derivatives.yaml:156
         return (grad_self,)
 
 
@@ -1744,11 +1834,11 @@ class GeluTanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:149
+    def apply(node, grads):  # spec/derivatives.yaml:157
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:150
+        grad_self = gelu_backward(grad, self, 'tanh') if needs[0] else None  # spec/derivatives.yaml:158
         return (grad_self,)
 
 
@@ -1758,12 +1848,12 @@ class AddBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:151
+    def apply(node, grads):  # spec/derivatives.yaml:159
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:152
-        grad_other = maybe_multiply(grad, alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:153
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:160
+        grad_other = maybe_multiply(grad, alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:161
         return (grad_self, grad_other)
 
 
@@ -1773,12 +1863,12 @@ class SubBackward0(Node):
     __slots__ = ("_saved_alpha",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:154
+    def apply(node, grads):  # spec/derivatives.yaml:162
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:155
-        grad_other = maybe_multiply(-grad, alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:156
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:163
+        grad_other = maybe_multiply(-grad, alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:164
         return (grad_self, grad_other)
 
 
@@ -1804,13 +1894,13 @@ class MulBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:157
+    def apply(node, grads):  # spec/derivatives.yaml:165
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * conj_of(other) if needs[0] else None  # spec/derivatives.yaml:158
-        grad_other = grad * self.conj() if needs[1] else None  # spec/derivatives.yaml:159
+        grad_self = grad * conj_of(other) if needs[0] else None  # spec/derivatives.yaml:166
+        grad_other = grad * self.conj() if needs[1] else None  # spec/derivatives.yaml:167
         return (grad_self, grad_other)
 
 
@@ -1836,13 +1926,13 @@ class DivBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:160
+    def apply(node, grads):  # spec/derivatives.yaml:168
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / conj_of(other) if needs[0] else None  # spec/derivatives.yaml:161
-        grad_other = -grad * (self / (other * other)).conj() if needs[1] else None  # spec/derivatives.yaml:162
+        grad_self = grad / conj_of(other) if needs[0] else None  # spec/derivatives.yaml:169
+        grad_other = -grad * (self / (other * other)).conj() if needs[1] else None  # spec/derivatives.yaml:170
         return (grad_self, grad_other)
 
 
@@ -1852,10 +1942,10 @@ class RemainderBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:163
+    def apply(node, grads):  # spec/derivatives.yaml:171
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:164
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:172
         return (grad_self,)
 
 
@@ -1881,13 +1971,13 @@ class RemainderBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:165
+    def apply(node, grads):  # spec/derivatives.yaml:173
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:166
-        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:167
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:174
+        grad_other = -grad * (self / other).floor() if needs[1] else None  # spec/derivatives.yaml:175
         return (grad_self, grad_other)
 
 
@@ -1897,10 +1987,10 @@ class FmodBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:168
+    def apply(node, grads):  # spec/derivatives.yaml:176
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:169
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:177
         return (grad_self,)
 
 
@@ -1926,13 +2016,13 @@ class FmodBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:170
+    def apply(node, grads):  # spec/derivatives.yaml:178
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:171
-        grad_other = -grad * (self / other).trunc() if needs[1] else None  # spec/derivatives.yaml:172
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:179
+        grad_other = -grad * (self / other).trunc() if needs[1] else None  # spec/derivatives.yaml:180
         return (grad_self, grad_other)
 
 
@@ -1950,12 +2040,12 @@ class PowBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:173
+    def apply(node, grads):  # spec/derivatives.yaml:181
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:174
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:182
         return (grad_self,)
 
 
@@ -1989,14 +2079,14 @@ class PowBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:175
+    def apply(node, grads):  # spec/derivatives.yaml:183
         self = node._saved_self_.unpack(node)
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:176
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:177
+        grad_self = pow_backward_self(grad, self, exponent) if needs[0] else None  # spec/derivatives.yaml:184
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[1] else None  # spec/derivatives.yaml:185
         return (grad_self, grad_exponent)
 
 
@@ -2022,13 +2112,13 @@ class PowBackward2(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:178
+    def apply(node, grads):  # spec/derivatives.yaml:186
         self = node._saved_self
         exponent = node._saved_exponent_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:179
+        grad_exponent = pow_backward_exponent(grad, self, exponent, result) if needs[0] else None  # spec/derivatives.yaml:187
         return (grad_exponent,)
 
 
@@ -2054,13 +2144,13 @@ class MaximumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:180
+    def apply(node, grads):  # spec/derivatives.yaml:188
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[0] else None  # spec/derivatives.yaml:181
-        grad_other = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[1] else None  # spec/derivatives.yaml:182
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[0] else None  # spec/derivatives.yaml:189
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[1] else None  # spec/derivatives.yaml:190
         return (grad_self, grad_other)
 
 
@@ -2086,13 +2176,13 @@ class MinimumBackward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:183
+    def apply(node, grads):  # spec/derivatives.yaml:191
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[0] else None  # spec/derivatives.yaml:184
-        grad_other = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[1] else None  # spec/derivatives.yaml:185
+        grad_self = where(self == other, grad / 2, grad).masked_fill(self > other, 0) if needs[0] else None  # spec/derivatives.yaml:192
+        grad_other = where(self == other, grad / 2, grad).masked_fill(self < other, 0) if needs[1] else None  # spec/derivatives.yaml:193
         return (grad_self, grad_other)
 
 
@@ -2118,13 +2208,13 @@ class Atan2Backward0(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:186
+    def apply(node, grads):  # spec/derivatives.yaml:194
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:187
-        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:188
+        grad_self = grad * other * reciprocal_or_zero(self * self + other * other) if needs[0] else None  # spec/derivatives.yaml:195
+        grad_other = grad * -self * reciprocal_or_zero(self * self + other * other) if needs[1] else None  # spec/derivatives.yaml:196
         return (grad_self, grad_other)
 
 
@@ -2142,12 +2232,12 @@ class ClampMinBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:189
+    def apply(node, grads):  # spec/derivatives.yaml:197
         self = node._saved_self_.unpack(node)
         min = node._saved_min
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:190
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:198
         return (grad_self,)
 
 
@@ -2165,12 +2255,12 @@ class ClampMaxBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:191
+    def apply(node, grads):  # spec/derivatives.yaml:199
         self = node._saved_self_.unpack(node)
         max = node._saved_max
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:192
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:200
         return (grad_self,)
 
 
@@ -2196,13 +2286,13 @@ class ClampMinBackward1(Node):
     def _raw_saved_min(node):
         return node._saved_min_
 
-    def apply(node, grads):  # spec/derivatives.yaml:193
+    def apply(node, grads):  # spec/derivatives.yaml:201
         self = node._saved_self_.unpack(node)
         min = node._saved_min_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:194
-        grad_min = where(self < min, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:195
+        grad_self = where(self >= min, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:202
+        grad_min = where(self < min, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:203
         return (grad_self, grad_min)
 
 
@@ -2228,13 +2318,13 @@ class ClampMaxBackward1(Node):
     def _raw_saved_max(node):
         return node._saved_max_
 
-    def apply(node, grads):  # spec/derivatives.yaml:196
+    def apply(node, grads):  # spec/derivatives.yaml:204
         self = node._saved_self_.unpack(node)
         max = node._saved_max_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:197
-        grad_max = where(self > max, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:198
+        grad_self = where(self <= max, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:205
+        grad_max = where(self > max, grad, zeros_like(grad)) if needs[1] else None  # spec/derivatives.yaml:206
         return (grad_self, grad_max)
 
 
@@ -2244,12 +2334,12 @@ class LerpBackward0(Node):
     __slots__ = ("_saved_weight",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:199
+    def apply(node, grads):  # spec/derivatives.yaml:207
         weight = node._saved_weight
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight.conjugate()) if needs[0] else None  # spec/derivatives.yaml:200
-        grad_end = grad * weight.conjugate() if needs[1] else None  # spec/derivatives.yaml:201
+        grad_self = grad * (1 - weight.conjugate()) if needs[0] else None  # spec/derivatives.yaml:208
+        grad_end = grad * weight.conjugate() if needs[1] else None  # spec/derivatives.yaml:209
         return (grad_self, grad_end)
 
 
@@ -2283,15 +2373,15 @@ class LerpBackward1(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:202
+    def apply(node, grads):  # spec/derivatives.yaml:210
         self = node._saved_self_.unpack(node)
         end = node._saved_end_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * (1 - weight).conj() if needs[0] else None  # spec/derivatives.yaml:203
-        grad_end = grad * weight.conj() if needs[1] else None  # spec/derivatives.yaml:204
-        grad_weight = grad * (end - self).conj() if needs[2] else None  # spec/derivatives.yaml:205
+        grad_self = grad * (1 - weight).conj() if needs[0] else None  # spec/derivatives.yaml:211
+        grad_end = grad * weight.conj() if needs[1] else None  # spec/derivatives.yaml:212
+        grad_weight = grad * (end - self).conj() if needs[2] else None  # spec/derivatives.yaml:213
         return (grad_self, grad_end, grad_weight)
 
 
@@ -2317,15 +2407,15 @@ class AddcmulBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:206
+    def apply(node, grads):  # spec/derivatives.yaml:214
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:207
-        grad_tensor1 = grad * (tensor2 * value).conj() if needs[1] else None  # spec/derivatives.yaml:208
-        grad_tensor2 = grad * (tensor1 * value).conj() if needs[2] else None  # spec/derivatives.yaml:209
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:215
+        grad_tensor1 = grad * (tensor2 * value).conj() if needs[1] else None  # spec/derivatives.yaml:216
+        grad_tensor2 = grad * (tensor1 * value).conj() if needs[2] else None  # spec/derivatives.yaml:217
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -2351,15 +2441,15 @@ class AddcdivBackward0(Node):
     def _raw_saved_tensor2(node):
         return node._saved_tensor2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:210
+    def apply(node, grads):  # spec/derivatives.yaml:218
         tensor1 = node._saved_tensor1_.unpack(node)
         tensor2 = node._saved_tensor2_.unpack(node)
         value = node._saved_value
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:211
-        grad_tensor1 = grad * (value / tensor2).conj() if needs[1] else None  # spec/derivatives.yaml:212
-        grad_tensor2 = -grad * (value * tensor1 / (tensor2 * tensor2)).conj() if needs[2] else None  # spec/derivatives.yaml:213
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:219
+        grad_tensor1 = grad * (value / tensor2).conj() if needs[1] else None  # spec/derivatives.yaml:220
+        grad_tensor2 = -grad * (value * tensor1 / (tensor2 * tensor2)).conj() if needs[2] else None  # spec/derivatives.yaml:221
         return (grad_self, grad_tensor1, grad_tensor2)
 
 
@@ -2377,12 +2467,12 @@ class WhereBackward0(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:214
+    def apply(node, grads):  # spec/derivatives.yaml:222
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:216
-        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:217
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:224
+        grad_other = where(condition, zeros_like(grad), grad) if needs[1] else None  # spec/derivatives.yaml:225
         return (grad_self, grad_other)
 
 
@@ -2400,11 +2490,11 @@ class WhereBackward1(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:218
+    def apply(node, grads):  # spec/derivatives.yaml:226
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:220
+        grad_self = where(condition, grad, zeros_like(grad)) if needs[0] else None  # spec/derivatives.yaml:228
         return (grad_self,)
 
 
@@ -2422,11 +2512,11 @@ class WhereBackward2(Node):
     def _raw_saved_condition(node):
         return node._saved_condition_
 
-    def apply(node, grads):  # spec/derivatives.yaml:221
+    def apply(node, grads):  # spec/derivatives.yaml:229
         condition = node._saved_condition_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:223
+        grad_other = where(condition, zeros_like(grad), grad) if needs[0] else None  # spec/derivatives.yaml:231
         return (grad_other,)
 
 
@@ -2436,10 +2526,10 @@ class ViewAsRealBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:224
+    def apply(node, grads):  # spec/derivatives.yaml:232
         grad = grads[0]
         needs = node._needs()
-        grad_self = view_as_complex(grad.contiguous()) if needs[0] else None  # spec/derivatives.yaml:225
+        grad_self = view_as_complex(grad.contiguous()) if needs[0] else None  # spec/derivatives.yaml:233
         return (grad_self,)
 
 
@@ -2449,10 +2539,10 @@ class ViewAsComplexBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:226
+    def apply(node, grads):  # spec/derivatives.yaml:234
         grad = grads[0]
         needs = node._needs()
-        grad_self = view_as_real(grad.contiguous().resolve_conj()) if needs[0] else None  # spec/derivatives.yaml:227
+        grad_self = view_as_real(grad.contiguous().resolve_conj()) if needs[0] else None  # spec/derivatives.yaml:235
         return (grad_self,)
 
 
@@ -2462,10 +2552,10 @@ class ConjPhysicalBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:228
+    def apply(node, grads):  # spec/derivatives.yaml:236
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.conj_physical() if needs[0] else None  # spec/derivatives.yaml:229
+        grad_self = grad.conj_physical() if needs[0] else None  # spec/derivatives.yaml:237
         return (grad_self,)
 
 
@@ -2475,11 +2565,11 @@ class ComplexBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:230
+    def apply(node, grads):  # spec/derivatives.yaml:238
         grad = grads[0]
         needs = node._needs()
-        grad_real = grad.real if needs[0] else None  # spec/derivatives.yaml:231
-        grad_imag = grad.imag if needs[1] else None  # spec/derivatives.yaml:232
+        grad_real = grad.real if needs[0] else None  # spec/derivatives.yaml:239
+        grad_imag = grad.imag if needs[1] else None  # spec/derivatives.yaml:240
         return (grad_real, grad_imag)
 
 
@@ -2497,10 +2587,10 @@ class PolarBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:233
+    def apply(node, grads):  # spec/derivatives.yaml:241
         result = node._saved_result_.unpack(node)
         grad = grads[0]
-        grad_abs, grad_angle = polar_backward(grad, result)  # spec/derivatives.yaml:234
+        grad_abs, grad_angle = polar_backward(grad, result)  # spec/derivatives.yaml:242
         return (grad_abs, grad_angle)
 
 
@@ -2518,11 +2608,11 @@ class AngleBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:235
+    def apply(node, grads):  # spec/derivatives.yaml:243
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = angle_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:236
+        grad_self = angle_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:244
         return (grad_self,)
 
 
@@ -2537,11 +2627,11 @@ class ViewBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:237
+    def apply(node, grads):  # spec/derivatives.yaml:245
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:238
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:246
         return (grad_self,)
 
 
@@ -2556,14 +2646,14 @@ class AsStridedBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:239
+    def apply(node, grads):  # spec/derivatives.yaml:247
         self = node._saved_self_
         size = node._saved_size
         stride = node._saved_stride
         storage_offset = node._saved_storage_offset
         grad = grads[0]
         needs = node._needs()
-        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:240
+        grad_self = as_strided_backward(grad, self.geometry, size, stride, storage_offset) if needs[0] else None  # spec/derivatives.yaml:248
         return (grad_self,)
 
 
@@ -2573,12 +2663,12 @@ class TransposeBackward0(Node):
     __slots__ = ("_saved_dim0", "_saved_dim1")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:241
+    def apply(node, grads):  # spec/derivatives.yaml:249
         dim0 = node._saved_dim0
         dim1 = node._saved_dim1
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:242
+        grad_self = grad.transpose(dim0, dim1) if needs[0] else None  # spec/derivatives.yaml:250
         return (grad_self,)
 
 
@@ -2588,10 +2678,10 @@ class TBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:243
+    def apply(node, grads):  # spec/derivatives.yaml:251
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:244
+        grad_self = grad.t() if needs[0] else None  # spec/derivatives.yaml:252
         return (grad_self,)
 
 
@@ -2601,11 +2691,11 @@ class PermuteBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:245
+    def apply(node, grads):  # spec/derivatives.yaml:253
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:246
+        grad_self = permute_backward(grad, dims) if needs[0] else None  # spec/derivatives.yaml:254
         return (grad_self,)
 
 
@@ -2620,11 +2710,11 @@ class ExpandBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:247
+    def apply(node, grads):  # spec/derivatives.yaml:255
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:248
+        grad_self = sum_to(grad, self.shape) if needs[0] else None  # spec/derivatives.yaml:256
         return (grad_self,)
 
 
@@ -2639,11 +2729,11 @@ class SqueezeBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:249
+    def apply(node, grads):  # spec/derivatives.yaml:257
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:250
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:258
         return (grad_self,)
 
 
@@ -2658,11 +2748,11 @@ class SqueezeBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:251
+    def apply(node, grads):  # spec/derivatives.yaml:259
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:252
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:260
         return (grad_self,)
 
 
@@ -2677,11 +2767,11 @@ class SqueezeBackward2(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:253
+    def apply(node, grads):  # spec/derivatives.yaml:261
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:254
+        grad_self = grad.reshape(self.shape) if needs[0] else None  # spec/derivatives.yaml:262
         return (grad_self,)
 
 
@@ -2691,11 +2781,11 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:255
+    def apply(node, grads):  # spec/derivatives.yaml:263
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:256
+        grad_self = grad.squeeze(dim) if needs[0] else None  # spec/derivatives.yaml:264
         return (grad_self,)
 
 
@@ -2710,13 +2800,13 @@ class SelectBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:257
+    def apply(node, grads):  # spec/derivatives.yaml:265
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index
         grad = grads[0]
         needs = node._needs()
-        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:258
+        grad_self = select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:266
         return (grad_self,)
 
 
@@ -2731,7 +2821,7 @@ class SliceBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:259
+    def apply(node, grads):  # spec/derivatives.yaml:267
         self = node._saved_self_
         dim = node._saved_dim
         start = node._saved_start
@@ -2739,7 +2829,7 @@ class SliceBackward0(Node):
         step = node._saved_step
         grad = grads[0]
         needs = node._needs()
-        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:260
+        grad_self = slice_backward(grad, self.shape, dim, start, end, step) if needs[0] else None  # spec/derivatives.yaml:268
         return (grad_self,)
 
 
@@ -2749,11 +2839,11 @@ class SplitBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:261
+    def apply(node, grads):  # spec/derivatives.yaml:269
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:262
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:270
         return (grad_self,)
 
 
@@ -2763,11 +2853,11 @@ class SplitWithSizesBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:263
+    def apply(node, grads):  # spec/derivatives.yaml:271
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:264
+        grad_self = split_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:272
         return (grad_self,)
 
 
@@ -2777,11 +2867,11 @@ class UnbindBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:265
+    def apply(node, grads):  # spec/derivatives.yaml:273
         dim = node._saved_dim
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:266
+        grad_self = unbind_backward(grads, dim) if needs[0] else None  # spec/derivatives.yaml:274
         return (grad_self,)
 
 
@@ -2796,11 +2886,11 @@ class SumBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:267
+    def apply(node, grads):  # spec/derivatives.yaml:275
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:268
+        grad_self = grad.expand(self.shape) if needs[0] else None  # spec/derivatives.yaml:276
         return (grad_self,)
 
 
@@ -2815,13 +2905,13 @@ class SumBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:269
+    def apply(node, grads):  # spec/derivatives.yaml:277
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:270
+        grad_self = sum_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:278
         return (grad_self,)
 
 
@@ -2836,11 +2926,11 @@ class MeanBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:271
+    def apply(node, grads):  # spec/derivatives.yaml:279
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:272
+        grad_self = mean_backward(grad, self.shape, None, False) if needs[0] else None  # spec/derivatives.yaml:280
         return (grad_self,)
 
 
@@ -2855,13 +2945,13 @@ class MeanBackward1(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:273
+    def apply(node, grads):  # spec/derivatives.yaml:281
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         grad = grads[0]
         needs = node._needs()
-        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:274
+        grad_self = mean_backward(grad, self.shape, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:282
         return (grad_self,)
 
 
@@ -2887,12 +2977,12 @@ class ProdBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:275
+    def apply(node, grads):  # spec/derivatives.yaml:283
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:276
+        grad_self = prod_backward(grad, self, result, None, False) if needs[0] else None  # spec/derivatives.yaml:284
         return (grad_self,)
 
 
@@ -2918,14 +3008,14 @@ class ProdBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:277
+    def apply(node, grads):  # spec/derivatives.yaml:285
         self = node._saved_self_.unpack(node)
         dim = node._saved_dim
         keepdim = node._saved_keepdim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:278
+        grad_self = prod_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:286
         return (grad_self,)
 
 
@@ -2948,7 +3038,7 @@ class MaxBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:279
+    def apply(node, grads):  # spec/derivatives.yaml:287
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -2956,7 +3046,7 @@ class MaxBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:281
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:289
         return (grad_self,)
 
 
@@ -2982,12 +3072,12 @@ class MaxBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:282
+    def apply(node, grads):  # spec/derivatives.yaml:290
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:283
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:291
         return (grad_self,)
 
 
@@ -3010,7 +3100,7 @@ class MinBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:284
+    def apply(node, grads):  # spec/derivatives.yaml:292
         self = node._saved_self_
         dim = node._saved_dim
         keepdim = node._saved_keepdim
@@ -3018,7 +3108,7 @@ class MinBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:286
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, keepdim) if needs[0] else None  # spec/derivatives.yaml:294
         return (grad_self,)
 
 
@@ -3041,14 +3131,14 @@ class SortBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:287
+    def apply(node, grads):  # spec/derivatives.yaml:295
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:289
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:297
         return (grad_self,)
 
 
@@ -3071,14 +3161,14 @@ class SortBackward1(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:290
+    def apply(node, grads):  # spec/derivatives.yaml:298
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:292
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:300
         return (grad_self,)
 
 
@@ -3101,14 +3191,14 @@ class TopkBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:293
+    def apply(node, grads):  # spec/derivatives.yaml:301
         self = node._saved_self_
         dim = node._saved_dim
         indices = node._saved_indices_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:295
+        grad_self = value_selecting_reduction_backward(grad, dim, indices, self.shape, True) if needs[0] else None  # spec/derivatives.yaml:303
         return (grad_self,)
 
 
@@ -3134,142 +3224,17 @@ class MinBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:296
+    def apply(node, grads):  # spec/derivatives.yaml:304
         self = node._saved_self_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:297
+        grad_self = evenly_distribute_backward(grad, self, result) if needs[0] else None  # spec/derivatives.yaml:305
         return (grad_self,)
 
 
 class AmaxBackward0(Node):
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:298
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:299
-        return (grad_self,)
-
-
-class AminBackward0(Node):
-    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:300
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:301
-        return (grad_self,)
-
-
-class VarBackward0(Node):
-    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim")
-    _saved_fields = ("_saved_self_",)
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    def apply(node, grads):  # spec/derivatives.yaml:302
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        correction = node._saved_correction
-        keepdim = node._saved_keepdim
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:303
-        return (grad_self,)
-
-
-class StdBackward0(Node):
-    """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:304
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        correction = node._saved_correction
-        keepdim = node._saved_keepdim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:305
-        return (grad_self,)
-
-
-class LogsumexpBackward0(Node):
-    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
     _saved_fields = ("_saved_self_", "_saved_result_")
@@ -3297,7 +3262,132 @@ class LogsumexpBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:307
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:307
+        return (grad_self,)
+
+
+class AminBackward0(Node):
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:308
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = amax_amin_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:309
+        return (grad_self,)
+
+
+class VarBackward0(Node):
+    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:310
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        correction = node._saved_correction
+        keepdim = node._saved_keepdim
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = var_backward(grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:311
+        return (grad_self,)
+
+
+class StdBackward0(Node):
+    """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_correction", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:312
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        correction = node._saved_correction
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = std_backward(result, grad, self, dim, correction, keepdim) if needs[0] else None  # spec/derivatives.yaml:313
+        return (grad_self,)
+
+
+class LogsumexpBackward0(Node):
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_keepdim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:314
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        keepdim = node._saved_keepdim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = logsumexp_backward(grad, self, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:315
         return (grad_self,)
 
 
@@ -3323,13 +3413,13 @@ class NormBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:308
+    def apply(node, grads):  # spec/derivatives.yaml:316
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:309
+        grad_self = norm_backward(grad, self, p, result, None, False) if needs[0] else None  # spec/derivatives.yaml:317
         return (grad_self,)
 
 
@@ -3355,7 +3445,7 @@ class NormBackward1(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:310
+    def apply(node, grads):  # spec/derivatives.yaml:318
         self = node._saved_self_.unpack(node)
         p = node._saved_p
         dim = node._saved_dim
@@ -3363,7 +3453,7 @@ class NormBackward1(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:311
+        grad_self = norm_backward(grad, self, p, result, dim, keepdim) if needs[0] else None  # spec/derivatives.yaml:319
         return (grad_self,)
 
 
@@ -3373,114 +3463,16 @@ class CumsumBackward0(Node):
     __slots__ = ("_saved_dim",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:312
+    def apply(node, grads):  # spec/derivatives.yaml:320
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:313
+        grad_self = cumsum_backward(grad, dim) if needs[0] else None  # spec/derivatives.yaml:321
         return (grad_self,)
 
 
 class CumprodBackward0(Node):
     """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_result_")
-    _saved_fields = ("_saved_self_", "_saved_result_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_result(node):
-        return node._saved_result_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_result(node):
-        return node._saved_result_
-
-    def apply(node, grads):  # spec/derivatives.yaml:314
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        result = node._saved_result_.unpack(node)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = cumprod_backward(grad.to(self.dtype), self, dim, result) if needs[0] else None  # spec/derivatives.yaml:315
-        return (grad_self,)
-
-
-class CummaxBackward0(Node):
-    """cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
-    _saved_fields = ("_saved_self_", "_saved_indices_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_indices(node):
-        return node._saved_indices_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_indices(node):
-        return node._saved_indices_
-
-    def apply(node, grads):  # spec/derivatives.yaml:316
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        indices = node._saved_indices_.unpack(node)
-        grads = node._materialize(grads)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:318
-        return (grad_self,)
-
-
-class CumminBackward0(Node):
-    """cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
-
-    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
-    _saved_fields = ("_saved_self_", "_saved_indices_")
-
-    @property
-    def _saved_self(node):
-        return node._saved_self_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_self(node):
-        return node._saved_self_
-
-    @property
-    def _saved_indices(node):
-        return node._saved_indices_.unpack_for_property(node)
-
-    @property
-    def _raw_saved_indices(node):
-        return node._saved_indices_
-
-    def apply(node, grads):  # spec/derivatives.yaml:319
-        self = node._saved_self_.unpack(node)
-        dim = node._saved_dim
-        indices = node._saved_indices_.unpack(node)
-        grads = node._materialize(grads)
-        grad = grads[0]
-        needs = node._needs()
-        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:321
-        return (grad_self,)
-
-
-class LogcumsumexpBackward0(Node):
-    """logcumsumexp(Tensor self, int dim) -> Tensor"""
 
     __slots__ = ("_saved_self_", "_saved_dim", "_saved_result_")
     _saved_fields = ("_saved_self_", "_saved_result_")
@@ -3507,7 +3499,105 @@ class LogcumsumexpBackward0(Node):
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = logcumsumexp_backward(grad, self, result, dim) if needs[0] else None  # spec/derivatives.yaml:323
+        grad_self = cumprod_backward(grad.to(self.dtype), self, dim, result) if needs[0] else None  # spec/derivatives.yaml:323
+        return (grad_self,)
+
+
+class CummaxBackward0(Node):
+    """cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:324
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:326
+        return (grad_self,)
+
+
+class CumminBackward0(Node):
+    """cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_indices_")
+    _saved_fields = ("_saved_self_", "_saved_indices_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_indices(node):
+        return node._saved_indices_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_indices(node):
+        return node._saved_indices_
+
+    def apply(node, grads):  # spec/derivatives.yaml:327
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        indices = node._saved_indices_.unpack(node)
+        grads = node._materialize(grads)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = cummaxmin_backward(grad, self, indices, dim) if needs[0] else None  # spec/derivatives.yaml:329
+        return (grad_self,)
+
+
+class LogcumsumexpBackward0(Node):
+    """logcumsumexp(Tensor self, int dim) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_self_", "_saved_result_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:330
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = logcumsumexp_backward(grad, self, result, dim) if needs[0] else None  # spec/derivatives.yaml:331
         return (grad_self,)
 
 
@@ -3530,13 +3620,13 @@ class SoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:324
+    def apply(node, grads):  # spec/derivatives.yaml:332
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:325
+        grad_self = _softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:333
         return (grad_self,)
 
 
@@ -3559,13 +3649,13 @@ class LogSoftmaxBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:326
+    def apply(node, grads):  # spec/derivatives.yaml:334
         self = node._saved_self_
         dim = node._saved_dim
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:327
+        grad_self = _log_softmax_backward_data(grad, result, dim, self.dtype) if needs[0] else None  # spec/derivatives.yaml:335
         return (grad_self,)
 
 
@@ -3591,15 +3681,15 @@ class SoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:328
+    def apply(node, grads):  # spec/derivatives.yaml:336
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         input_dtype = node._saved_input_dtype
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:329
-        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:330
+        grad_grad_output = _softmax_backward_data(grad.to(output.dtype), output, dim, input_dtype) if needs[0] else None  # spec/derivatives.yaml:337
+        grad_output = softmax_double_backward(grad.to(output.dtype), grad_output, dim, output).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:338
         return (grad_grad_output, grad_output)
 
 
@@ -3625,14 +3715,14 @@ class LogSoftmaxBackwardDataBackward0(Node):
     def _raw_saved_output(node):
         return node._saved_output_
 
-    def apply(node, grads):  # spec/derivatives.yaml:331
+    def apply(node, grads):  # spec/derivatives.yaml:339
         grad_output = node._saved_grad_output_.unpack(node)
         output = node._saved_output_.unpack(node)
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:332
-        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:333
+        grad_grad_output = grad.to(output.dtype) - (grad.to(output.dtype) * output.exp()).sum(dim, True) if needs[0] else None  # spec/derivatives.yaml:340
+        grad_output = (-grad_output.sum(dim, True) * output.exp() * grad.to(output.dtype)).to(output.dtype) if needs[1] else None  # spec/derivatives.yaml:341
         return (grad_grad_output, grad_output)
 
 
@@ -3658,13 +3748,13 @@ class MmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:334
+    def apply(node, grads):  # spec/derivatives.yaml:342
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:335
-        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:336
+        grad_self = mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs[0] else None  # spec/derivatives.yaml:343
+        grad_mat2 = mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs[1] else None  # spec/derivatives.yaml:344
         return (grad_self, grad_mat2)
 
 
@@ -3690,13 +3780,13 @@ class BmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:337
+    def apply(node, grads):  # spec/derivatives.yaml:345
         self = node._saved_self_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.bmm(mat2.transpose(1, 2).conj()) if needs[0] else None  # spec/derivatives.yaml:338
-        grad_mat2 = self.transpose(1, 2).conj().bmm(grad) if needs[1] else None  # spec/derivatives.yaml:339
+        grad_self = grad.bmm(mat2.transpose(1, 2).conj()) if needs[0] else None  # spec/derivatives.yaml:346
+        grad_mat2 = self.transpose(1, 2).conj().bmm(grad) if needs[1] else None  # spec/derivatives.yaml:347
         return (grad_self, grad_mat2)
 
 
@@ -3722,16 +3812,16 @@ class AddmmBackward0(Node):
     def _raw_saved_mat2(node):
         return node._saved_mat2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:340
+    def apply(node, grads):  # spec/derivatives.yaml:348
         mat1 = node._saved_mat1_.unpack(node)
         mat2 = node._saved_mat2_.unpack(node)
         beta = node._saved_beta
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = maybe_multiply(grad, beta.conjugate()) if needs[0] else None  # spec/derivatives.yaml:341
-        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:342
-        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha.conjugate()) if needs[2] else None  # spec/derivatives.yaml:343
+        grad_self = maybe_multiply(grad, beta.conjugate()) if needs[0] else None  # spec/derivatives.yaml:349
+        grad_mat1 = maybe_multiply(mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha.conjugate()) if needs[1] else None  # spec/derivatives.yaml:350
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha.conjugate()) if needs[2] else None  # spec/derivatives.yaml:351
         return (grad_self, grad_mat1, grad_mat2)
 
 
@@ -3757,13 +3847,13 @@ class DotBackward0(Node):
     def _raw_saved_tensor(node):
         return node._saved_tensor_
 
-    def apply(node, grads):  # spec/derivatives.yaml:344
+    def apply(node, grads):  # spec/derivatives.yaml:352
         self = node._saved_self_.unpack(node)
         tensor = node._saved_tensor_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad * tensor.conj() if needs[0] else None  # spec/derivatives.yaml:345
-        grad_tensor = grad * self.conj() if needs[1] else None  # spec/derivatives.yaml:346
+        grad_self = grad * tensor.conj() if needs[0] else None  # spec/derivatives.yaml:353
+        grad_tensor = grad * self.conj() if needs[1] else None  # spec/derivatives.yaml:354
         return (grad_self, grad_tensor)
 
 
@@ -3789,13 +3879,13 @@ class MvBackward0(Node):
     def _raw_saved_vec(node):
         return node._saved_vec_
 
-    def apply(node, grads):  # spec/derivatives.yaml:347
+    def apply(node, grads):  # spec/derivatives.yaml:355
         self = node._saved_self_.unpack(node)
         vec = node._saved_vec_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = outer(grad, vec.conj()) if needs[0] else None  # spec/derivatives.yaml:348
-        grad_vec = self.t().conj().mv(grad) if needs[1] else None  # spec/derivatives.yaml:349
+        grad_self = outer(grad, vec.conj()) if needs[0] else None  # spec/derivatives.yaml:356
+        grad_vec = self.t().conj().mv(grad) if needs[1] else None  # spec/derivatives.yaml:357
         return (grad_self, grad_vec)
 
 
@@ -3809,12 +3899,12 @@ class CatBackward0(Node):
     def _saved_tensors(node):
         return [s.unpack(node) for s in node._saved_tensors_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:350
+    def apply(node, grads):  # spec/derivatives.yaml:358
         tensors = [s.unpack(node) for s in node._saved_tensors_]
         dim = node._saved_dim
         grad = grads[0]
         needs = node._needs()
-        grad_tensors = cat_backward(grad, tensors, dim) if True in needs[0:0 + node._list_len] else None  # spec/derivatives.yaml:351
+        grad_tensors = cat_backward(grad, tensors, dim) if True in needs[0:0 + node._list_len] else None  # spec/derivatives.yaml:359
         grad_tensors = grad_tensors if grad_tensors is not None else [None] * node._list_len
         return (*grad_tensors,)
 
@@ -3825,11 +3915,11 @@ class FlipBackward0(Node):
     __slots__ = ("_saved_dims",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:352
+    def apply(node, grads):  # spec/derivatives.yaml:360
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:353
+        grad_self = grad.flip(dims) if needs[0] else None  # spec/derivatives.yaml:361
         return (grad_self,)
 
 
@@ -3839,12 +3929,12 @@ class RollBackward0(Node):
     __slots__ = ("_saved_shifts", "_saved_dims")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:354
+    def apply(node, grads):  # spec/derivatives.yaml:362
         shifts = node._saved_shifts
         dims = node._saved_dims
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:355
+        grad_self = grad.roll([-s for s in shifts], dims) if needs[0] else None  # spec/derivatives.yaml:363
         return (grad_self,)
 
 
@@ -3854,11 +3944,11 @@ class TrilBackward0(Node):
     __slots__ = ("_saved_diagonal",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:356
+    def apply(node, grads):  # spec/derivatives.yaml:364
         diagonal = node._saved_diagonal
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.tril(diagonal) if needs[0] else None  # spec/derivatives.yaml:357
+        grad_self = grad.tril(diagonal) if needs[0] else None  # spec/derivatives.yaml:365
         return (grad_self,)
 
 
@@ -3868,11 +3958,11 @@ class TriuBackward0(Node):
     __slots__ = ("_saved_diagonal",)
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:358
+    def apply(node, grads):  # spec/derivatives.yaml:366
         diagonal = node._saved_diagonal
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.triu(diagonal) if needs[0] else None  # spec/derivatives.yaml:359
+        grad_self = grad.triu(diagonal) if needs[0] else None  # spec/derivatives.yaml:367
         return (grad_self,)
 
 
@@ -3887,12 +3977,12 @@ class RepeatBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:360
+    def apply(node, grads):  # spec/derivatives.yaml:368
         self = node._saved_self_
         repeats = node._saved_repeats
         grad = grads[0]
         needs = node._needs()
-        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:361
+        grad_self = repeat_backward(grad, repeats, self.shape) if needs[0] else None  # spec/derivatives.yaml:369
         return (grad_self,)
 
 
@@ -3902,10 +3992,10 @@ class CloneBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:362
+    def apply(node, grads):  # spec/derivatives.yaml:370
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:363
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:371
         return (grad_self,)
 
 
@@ -3918,11 +4008,11 @@ class CopyBackwards(Node):
     def name(self) -> str:
         return "yaten::autograd::CopyBackwards"  # as PyTorch's hand-written nodes, with the namespace
 
-    def apply(node, grads):  # spec/derivatives.yaml:364
+    def apply(node, grads):  # spec/derivatives.yaml:372
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:366
-        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:367
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:374
+        grad_src = grad if needs[1] else None  # spec/derivatives.yaml:375
         return (grad_self, grad_src)
 
 
@@ -3932,10 +4022,10 @@ class FillBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:368
+    def apply(node, grads):  # spec/derivatives.yaml:376
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:369
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:377
         return (grad_self,)
 
 
@@ -3945,11 +4035,11 @@ class FillBackward1(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:370
+    def apply(node, grads):  # spec/derivatives.yaml:378
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:371
-        grad_value = grad.sum() if needs[1] else None  # spec/derivatives.yaml:372
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:379
+        grad_value = grad.sum() if needs[1] else None  # spec/derivatives.yaml:380
         return (grad_self, grad_value)
 
 
@@ -3959,10 +4049,10 @@ class ZeroBackward0(Node):
     __slots__ = ()
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:373
+    def apply(node, grads):  # spec/derivatives.yaml:381
         grad = grads[0]
         needs = node._needs()
-        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:374
+        grad_self = zeros_like(grad) if needs[0] else None  # spec/derivatives.yaml:382
         return (grad_self,)
 
 
@@ -3980,11 +4070,11 @@ class ToCopyBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:375
+    def apply(node, grads):  # spec/derivatives.yaml:383
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:376
+        grad_self = to_copy_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:384
         return (grad_self,)
 
 
@@ -4007,13 +4097,13 @@ class IndexSelectBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:377
+    def apply(node, grads):  # spec/derivatives.yaml:385
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:379
+        grad_self = index_select_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:387
         return (grad_self,)
 
 
@@ -4036,13 +4126,13 @@ class GatherBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:380
+    def apply(node, grads):  # spec/derivatives.yaml:388
         self = node._saved_self_
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:382
+        grad_self = gather_backward(grad, self.shape, dim, index) if needs[0] else None  # spec/derivatives.yaml:390
         return (grad_self,)
 
 
@@ -4060,13 +4150,13 @@ class ScatterBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:383
+    def apply(node, grads):  # spec/derivatives.yaml:391
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:385
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:386
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:393
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:394
         return (grad_self, grad_src)
 
 
@@ -4084,12 +4174,12 @@ class ScatterBackward1(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:387
+    def apply(node, grads):  # spec/derivatives.yaml:395
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:389
+        grad_self = grad.scatter(dim, index, 0) if needs[0] else None  # spec/derivatives.yaml:397
         return (grad_self,)
 
 
@@ -4107,13 +4197,13 @@ class ScatterAddBackward0(Node):
     def _raw_saved_index(node):
         return node._saved_index_
 
-    def apply(node, grads):  # spec/derivatives.yaml:390
+    def apply(node, grads):  # spec/derivatives.yaml:398
         dim = node._saved_dim
         index = node._saved_index_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:392
-        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:393
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:400
+        grad_src = grad.gather(dim, index) if needs[1] else None  # spec/derivatives.yaml:401
         return (grad_self, grad_src)
 
 
@@ -4131,11 +4221,11 @@ class MaskedFillBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:394
+    def apply(node, grads):  # spec/derivatives.yaml:402
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:396
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:404
         return (grad_self,)
 
 
@@ -4153,12 +4243,12 @@ class MaskedFillBackward1(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:397
+    def apply(node, grads):  # spec/derivatives.yaml:405
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:399
-        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:400
+        grad_self = grad.masked_fill(mask, 0) if needs[0] else None  # spec/derivatives.yaml:407
+        grad_value = where(mask, grad, zeros_like(grad)).sum() if needs[1] else None  # spec/derivatives.yaml:408
         return (grad_self, grad_value)
 
 
@@ -4184,12 +4274,12 @@ class MaskedSelectBackward0(Node):
     def _raw_saved_mask(node):
         return node._saved_mask_
 
-    def apply(node, grads):  # spec/derivatives.yaml:401
+    def apply(node, grads):  # spec/derivatives.yaml:409
         self = node._saved_self_.unpack(node)
         mask = node._saved_mask_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:403
+        grad_self = masked_select_backward(grad, self, mask) if needs[0] else None  # spec/derivatives.yaml:411
         return (grad_self,)
 
 
@@ -4208,12 +4298,12 @@ class IndexBackward0(Node):
     def _saved_indices(node):
         return [s.unpack(node) for s in node._saved_indices_]
 
-    def apply(node, grads):  # spec/derivatives.yaml:404
+    def apply(node, grads):  # spec/derivatives.yaml:412
         self = node._saved_self_
         indices = [s.unpack(node) for s in node._saved_indices_]
         grad = grads[0]
         needs = node._needs()
-        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:406
+        grad_self = index_backward(grad, self.shape, indices) if needs[0] else None  # spec/derivatives.yaml:414
         return (grad_self,)
 
 
@@ -4235,14 +4325,14 @@ class IndexPutBackward0(Node):
     def _raw_saved_values(node):
         return node._saved_values_
 
-    def apply(node, grads):  # spec/derivatives.yaml:407
+    def apply(node, grads):  # spec/derivatives.yaml:415
         indices = [s.unpack(node) for s in node._saved_indices_]
         values = node._saved_values_.unpack(node)
         accumulate = node._saved_accumulate
         grad = grads[0]
         needs = node._needs()
-        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:409
-        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:410
+        grad_self = (grad if accumulate else grad.index_put(indices, zeros_like(values), False)) if needs[0] else None  # spec/derivatives.yaml:417
+        grad_values = index_put_values_backward(grad, indices, values) if needs[1] else None  # spec/derivatives.yaml:418
         return (grad_self, grad_values)
 
 
@@ -4260,12 +4350,12 @@ class LeakyReluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:413
+    def apply(node, grads):  # spec/derivatives.yaml:421
         self = node._saved_self_.unpack(node)
         negative_slope = node._saved_negative_slope
         grad = grads[0]
         needs = node._needs()
-        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:414
+        grad_self = leaky_relu_backward(grad, self, negative_slope) if needs[0] else None  # spec/derivatives.yaml:422
         return (grad_self,)
 
 
@@ -4283,12 +4373,12 @@ class EluBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:415
+    def apply(node, grads):  # spec/derivatives.yaml:423
         self = node._saved_self_.unpack(node)
         alpha = node._saved_alpha
         grad = grads[0]
         needs = node._needs()
-        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:416
+        grad_self = elu_backward(grad, self, alpha) if needs[0] else None  # spec/derivatives.yaml:424
         return (grad_self,)
 
 
@@ -4306,13 +4396,13 @@ class SoftplusBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:417
+    def apply(node, grads):  # spec/derivatives.yaml:425
         self = node._saved_self_.unpack(node)
         beta = node._saved_beta
         threshold = node._saved_threshold
         grad = grads[0]
         needs = node._needs()
-        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:418
+        grad_self = softplus_backward(grad, self, beta, threshold) if needs[0] else None  # spec/derivatives.yaml:426
         return (grad_self,)
 
 
@@ -4330,20 +4420,20 @@ class HardtanhBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:419
+    def apply(node, grads):  # spec/derivatives.yaml:427
         self = node._saved_self_.unpack(node)
         min_val = node._saved_min_val
         max_val = node._saved_max_val
         grad = grads[0]
         needs = node._needs()
-        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:420
+        grad_self = hardtanh_backward(grad, self, min_val, max_val) if needs[0] else None  # spec/derivatives.yaml:428
         return (grad_self,)
 
 
 class EmbeddingBackward0(Node):
     """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"""
 
-    __slots__ = ("_saved_weight_", "_saved_indices_", "_saved_padding_idx", "_saved_scale_grad_by_freq")
+    __slots__ = ("_saved_weight_", "_saved_indices_", "_saved_padding_idx", "_saved_scale_grad_by_freq", "_saved_sparse")
     _saved_fields = ("_saved_weight_", "_saved_indices_")
 
     @property
@@ -4359,14 +4449,15 @@ class EmbeddingBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:421
+    def apply(node, grads):  # spec/derivatives.yaml:429
         weight = node._saved_weight_
         indices = node._saved_indices_.unpack(node)
         padding_idx = node._saved_padding_idx
         scale_grad_by_freq = node._saved_scale_grad_by_freq
+        sparse = node._saved_sparse
         grad = grads[0]
         needs = node._needs()
-        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq) if needs[0] else None  # spec/derivatives.yaml:423
+        grad_weight = embedding_backward(grad, indices, weight.shape[0], padding_idx, scale_grad_by_freq, sparse) if needs[0] else None  # spec/derivatives.yaml:431
         return (grad_weight,)
 
 
@@ -4408,7 +4499,7 @@ class NllLossBackward0(Node):
     def _raw_saved_total_weight(node):
         return node._saved_total_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:424
+    def apply(node, grads):  # spec/derivatives.yaml:432
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -4418,7 +4509,7 @@ class NllLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:426
+        grad_self = nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight) if needs[0] else None  # spec/derivatives.yaml:434
         return (grad_self,)
 
 
@@ -4436,10 +4527,10 @@ class EqBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:429
+    def apply(node, grads):  # spec/derivatives.yaml:437
         self = node._saved_self_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:430
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:438
         return (grad_self,)
 
 
@@ -4465,12 +4556,12 @@ class EqBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:431
+    def apply(node, grads):  # spec/derivatives.yaml:439
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:432
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:433
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:440
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:441
         return (grad_self, grad_other)
 
 
@@ -4488,10 +4579,10 @@ class NeBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:434
+    def apply(node, grads):  # spec/derivatives.yaml:442
         self = node._saved_self_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:435
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:443
         return (grad_self,)
 
 
@@ -4517,12 +4608,12 @@ class NeBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:436
+    def apply(node, grads):  # spec/derivatives.yaml:444
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:437
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:438
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:445
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:446
         return (grad_self, grad_other)
 
 
@@ -4540,10 +4631,10 @@ class LtBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:439
+    def apply(node, grads):  # spec/derivatives.yaml:447
         self = node._saved_self_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:440
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:448
         return (grad_self,)
 
 
@@ -4569,12 +4660,12 @@ class LtBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:441
+    def apply(node, grads):  # spec/derivatives.yaml:449
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:442
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:443
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:450
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:451
         return (grad_self, grad_other)
 
 
@@ -4592,10 +4683,10 @@ class LeBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:444
+    def apply(node, grads):  # spec/derivatives.yaml:452
         self = node._saved_self_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:445
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:453
         return (grad_self,)
 
 
@@ -4621,12 +4712,12 @@ class LeBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:446
+    def apply(node, grads):  # spec/derivatives.yaml:454
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:447
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:448
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:455
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:456
         return (grad_self, grad_other)
 
 
@@ -4644,10 +4735,10 @@ class GtBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:449
+    def apply(node, grads):  # spec/derivatives.yaml:457
         self = node._saved_self_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:450
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:458
         return (grad_self,)
 
 
@@ -4673,12 +4764,12 @@ class GtBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:451
+    def apply(node, grads):  # spec/derivatives.yaml:459
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:452
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:453
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:460
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:461
         return (grad_self, grad_other)
 
 
@@ -4696,10 +4787,10 @@ class GeBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:454
+    def apply(node, grads):  # spec/derivatives.yaml:462
         self = node._saved_self_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:455
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:463
         return (grad_self,)
 
 
@@ -4725,12 +4816,12 @@ class GeBackward1(Node):
     def _raw_saved_other(node):
         return node._saved_other_
 
-    def apply(node, grads):  # spec/derivatives.yaml:456
+    def apply(node, grads):  # spec/derivatives.yaml:464
         self = node._saved_self_.unpack(node)
         other = node._saved_other_.unpack(node)
         needs = node._needs()
-        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:457
-        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:458
+        grad_self = zeros_like(self) if needs[0] else None  # spec/derivatives.yaml:465
+        grad_other = zeros_like(other) if needs[1] else None  # spec/derivatives.yaml:466
         return (grad_self, grad_other)
 
 
@@ -4748,12 +4839,12 @@ class FrexpBackward0(Node):
     def _raw_saved_exponent(node):
         return node._saved_exponent_
 
-    def apply(node, grads):  # spec/derivatives.yaml:459
+    def apply(node, grads):  # spec/derivatives.yaml:467
         exponent = node._saved_exponent_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = grad / exponent.exp2() if needs[0] else None  # spec/derivatives.yaml:461
+        grad_self = grad / exponent.exp2() if needs[0] else None  # spec/derivatives.yaml:469
         return (grad_self,)
 
 
@@ -4795,7 +4886,7 @@ class CtcLossBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:462
+    def apply(node, grads):  # spec/derivatives.yaml:470
         log_probs = node._saved_log_probs_.unpack(node)
         targets = node._saved_targets_.unpack(node)
         input_lengths = node._saved_input_lengths
@@ -4807,7 +4898,7 @@ class CtcLossBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_log_probs = _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity) if needs[0] else None  # spec/derivatives.yaml:464
+        grad_log_probs = _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity) if needs[0] else None  # spec/derivatives.yaml:472
         return (grad_log_probs,)
 
 
@@ -4833,15 +4924,15 @@ class NllLossBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:466
+    def apply(node, grads):  # spec/derivatives.yaml:474
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         ignore_index = node._saved_ignore_index
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:467
-        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:468
+        grad_grad_output = nll_loss(grad, target, weight, reduction, ignore_index) if needs[0] else None  # spec/derivatives.yaml:475
+        grad_self = zeros_like(grad) if needs[1] else None  # spec/derivatives.yaml:476
         return (grad_grad_output, grad_self)
 
 
@@ -4875,15 +4966,15 @@ class BinaryCrossEntropyBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:470
+    def apply(node, grads):  # spec/derivatives.yaml:478
         self = node._saved_self_.unpack(node)
         target = node._saved_target_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         reduction = node._saved_reduction
         grad = grads[0]
         needs = node._needs()
-        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:471
-        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:472
+        grad_self = binary_cross_entropy_backward(grad, self, target, weight, reduction) if needs[0] else None  # spec/derivatives.yaml:479
+        grad_target = binary_cross_entropy_target_backward(grad, self, target, weight, reduction) if needs[1] else None  # spec/derivatives.yaml:480
         return (grad_self, grad_target)
 
 
@@ -4917,7 +5008,7 @@ class ConvolutionBackward0(Node):
     def _raw_saved_bias(node):
         return node._saved_bias_
 
-    def apply(node, grads):  # spec/derivatives.yaml:475
+    def apply(node, grads):  # spec/derivatives.yaml:483
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         bias = node._saved_bias_.unpack(node)
@@ -4930,7 +5021,7 @@ class ConvolutionBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:476
+        grad_input, grad_weight, grad_bias = convolution_backward_masked(grad, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)  # spec/derivatives.yaml:484
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -4964,7 +5055,7 @@ class ConvolutionBackwardBackward0(Node):
     def _raw_saved_weight(node):
         return node._saved_weight_
 
-    def apply(node, grads):  # spec/derivatives.yaml:477
+    def apply(node, grads):  # spec/derivatives.yaml:485
         grad_output = node._saved_grad_output_.unpack(node)
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
@@ -4978,7 +5069,7 @@ class ConvolutionBackwardBackward0(Node):
         grads = node._materialize(grads)
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:478
+        grad_grad_output, grad_input, grad_weight = convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask, grad_input_mask)  # spec/derivatives.yaml:486
         return (grad_grad_output, grad_input, grad_weight)
 
 
@@ -5004,7 +5095,7 @@ class MaxPool2DWithIndicesBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:479
+    def apply(node, grads):  # spec/derivatives.yaml:487
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -5015,7 +5106,7 @@ class MaxPool2DWithIndicesBackward0(Node):
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:481
+        grad_self = max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1) if needs[0] else None  # spec/derivatives.yaml:489
         return (grad_self,)
 
 
@@ -5038,13 +5129,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
     def _raw_saved_indices(node):
         return node._saved_indices_
 
-    def apply(node, grads):  # spec/derivatives.yaml:482
+    def apply(node, grads):  # spec/derivatives.yaml:490
         self = node._saved_self_
         indices = node._saved_indices_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:484
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:485
+        grad_grad_output = max_pool_double_backward(grad, indices) if needs[0] else None  # spec/derivatives.yaml:492
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:493
         return (grad_grad_output, grad_self)
 
 
@@ -5062,7 +5153,7 @@ class AvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:486
+    def apply(node, grads):  # spec/derivatives.yaml:494
         self = node._saved_self_.unpack(node)
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -5072,7 +5163,7 @@ class AvgPool2DBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:487
+        grad_self = avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:495
         return (grad_self,)
 
 
@@ -5087,7 +5178,7 @@ class AvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:488
+    def apply(node, grads):  # spec/derivatives.yaml:496
         self = node._saved_self_
         kernel_size = node._saved_kernel_size
         stride = node._saved_stride
@@ -5097,8 +5188,8 @@ class AvgPool2DBackwardBackward0(Node):
         divisor_override = node._saved_divisor_override
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:489
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:490
+        grad_grad_output = avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) if needs[0] else None  # spec/derivatives.yaml:497
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:498
         return (grad_grad_output, grad_self)
 
 
@@ -5116,11 +5207,11 @@ class AdaptiveAvgPool2DBackward0(Node):
     def _raw_saved_self(node):
         return node._saved_self_
 
-    def apply(node, grads):  # spec/derivatives.yaml:491
+    def apply(node, grads):  # spec/derivatives.yaml:499
         self = node._saved_self_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:492
+        grad_self = _adaptive_avg_pool2d_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:500
         return (grad_self,)
 
 
@@ -5140,13 +5231,13 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:493
+    def apply(node, grads):  # spec/derivatives.yaml:501
         grad_output = node._saved_grad_output_
         self = node._saved_self_
         grad = grads[0]
         needs = node._needs()
-        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:494
-        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:495
+        grad_grad_output = adaptive_avg_pool2d(grad, grad_output.shape[-2:]) if needs[0] else None  # spec/derivatives.yaml:502
+        grad_self = zeros_of_shape(grad, self.shape) if needs[1] else None  # spec/derivatives.yaml:503
         return (grad_grad_output, grad_self)
 
 
@@ -5188,7 +5279,7 @@ class NativeLayerNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:498
+    def apply(node, grads):  # spec/derivatives.yaml:506
         input = node._saved_input_.unpack(node)
         normalized_shape = node._saved_normalized_shape
         weight = node._saved_weight_.unpack(node)
@@ -5199,7 +5290,7 @@ class NativeLayerNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:500
+        grad_input, grad_weight, grad_bias = layer_norm_backward(grad, input, normalized_shape, weight, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:508
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -5257,7 +5348,7 @@ class NativeBatchNormBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:501
+    def apply(node, grads):  # spec/derivatives.yaml:509
         input = node._saved_input_.unpack(node)
         weight = node._saved_weight_.unpack(node)
         running_mean = node._saved_running_mean_.unpack(node)
@@ -5270,7 +5361,7 @@ class NativeBatchNormBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1], needs[2],)
-        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:503
+        grad_input, grad_weight, grad_bias = batch_norm_backward(grad, input, weight, running_mean, running_var, training, result1, result2, eps, grad_input_mask)  # spec/derivatives.yaml:511
         return (grad_input, grad_weight, grad_bias)
 
 
@@ -5336,7 +5427,7 @@ class ThnnFusedLstmCellBackward0(Node):
     def _raw_saved_result2(node):
         return node._saved_result2_
 
-    def apply(node, grads):  # spec/derivatives.yaml:506
+    def apply(node, grads):  # spec/derivatives.yaml:514
         input_gates = node._saved_input_gates_.unpack(node)
         hidden_gates = node._saved_hidden_gates_.unpack(node)
         cx = node._saved_cx_.unpack(node)
@@ -5345,7 +5436,7 @@ class ThnnFusedLstmCellBackward0(Node):
         result1 = node._saved_result1_.unpack(node)
         result2 = node._saved_result2_.unpack(node)
         grads = node._materialize(grads)
-        grad_input_gates, grad_hidden_gates, grad_cx, grad_input_bias, grad_hidden_bias = fused_lstm_cell_backward(grads, input_gates, hidden_gates, cx, input_bias, hidden_bias, result1, result2)  # spec/derivatives.yaml:508
+        grad_input_gates, grad_hidden_gates, grad_cx, grad_input_bias, grad_hidden_bias = fused_lstm_cell_backward(grads, input_gates, hidden_gates, cx, input_bias, hidden_bias, result1, result2)  # spec/derivatives.yaml:516
         return (grad_input_gates, grad_hidden_gates, grad_cx, grad_input_bias, grad_hidden_bias)
 
 
@@ -5403,7 +5494,7 @@ class ThnnFusedGruCellBackward0(Node):
     def _raw_saved_result1(node):
         return node._saved_result1_
 
-    def apply(node, grads):  # spec/derivatives.yaml:509
+    def apply(node, grads):  # spec/derivatives.yaml:517
         input_gates = node._saved_input_gates_.unpack(node)
         hidden_gates = node._saved_hidden_gates_.unpack(node)
         hx = node._saved_hx_.unpack(node)
@@ -5412,7 +5503,7 @@ class ThnnFusedGruCellBackward0(Node):
         result1 = node._saved_result1_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
-        grad_input_gates, grad_hidden_gates, grad_hx, grad_input_bias, grad_hidden_bias = fused_gru_cell_backward(grad, input_gates, hidden_gates, hx, input_bias, hidden_bias, result1)  # spec/derivatives.yaml:511
+        grad_input_gates, grad_hidden_gates, grad_hx, grad_input_bias, grad_hidden_bias = fused_gru_cell_backward(grad, input_gates, hidden_gates, hx, input_bias, hidden_bias, result1)  # spec/derivatives.yaml:519
         return (grad_input_gates, grad_hidden_gates, grad_hx, grad_input_bias, grad_hidden_bias)
 
 
@@ -5446,15 +5537,15 @@ class LinalgSolveBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:514
+    def apply(node, grads):  # spec/derivatives.yaml:522
         A = node._saved_A_.unpack(node)
         B = node._saved_B_.unpack(node)
         left = node._saved_left
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_A = solve_backward_A(grad, result, A, B, left) if needs[0] else None  # spec/derivatives.yaml:515
-        grad_B = solve_backward_B(grad, A, B, left) if needs[1] else None  # spec/derivatives.yaml:516
+        grad_A = solve_backward_A(grad, result, A, B, left) if needs[0] else None  # spec/derivatives.yaml:523
+        grad_B = solve_backward_B(grad, A, B, left) if needs[1] else None  # spec/derivatives.yaml:524
         return (grad_A, grad_B)
 
 
@@ -5472,11 +5563,11 @@ class LinalgInvBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:517
+    def apply(node, grads):  # spec/derivatives.yaml:525
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_A = -(result.mT @ grad @ result.mT) if needs[0] else None  # spec/derivatives.yaml:518
+        grad_A = -(result.mT @ grad @ result.mT) if needs[0] else None  # spec/derivatives.yaml:526
         return (grad_A,)
 
 
@@ -5494,12 +5585,12 @@ class LinalgInvExBackward0(Node):
     def _raw_saved_inverse(node):
         return node._saved_inverse_
 
-    def apply(node, grads):  # spec/derivatives.yaml:519
+    def apply(node, grads):  # spec/derivatives.yaml:527
         inverse = node._saved_inverse_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_A = -(inverse.mT @ grad @ inverse.mT) if needs[0] else None  # spec/derivatives.yaml:521
+        grad_A = -(inverse.mT @ grad @ inverse.mT) if needs[0] else None  # spec/derivatives.yaml:529
         return (grad_A,)
 
 
@@ -5517,13 +5608,13 @@ class LinalgCholeskyExBackward0(Node):
     def _raw_saved_L(node):
         return node._saved_L_
 
-    def apply(node, grads):  # spec/derivatives.yaml:522
+    def apply(node, grads):  # spec/derivatives.yaml:530
         upper = node._saved_upper
         L = node._saved_L_.unpack(node)
         grads = node._materialize(grads)
         grad = grads[0]
         needs = node._needs()
-        grad_self = cholesky_backward(grad, upper, L) if needs[0] else None  # spec/derivatives.yaml:524
+        grad_self = cholesky_backward(grad, upper, L) if needs[0] else None  # spec/derivatives.yaml:532
         return (grad_self,)
 
 
@@ -5549,12 +5640,12 @@ class LinalgDetBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:525
+    def apply(node, grads):  # spec/derivatives.yaml:533
         A = node._saved_A_.unpack(node)
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_A = linalg_det_backward(grad, result, A) if needs[0] else None  # spec/derivatives.yaml:526
+        grad_A = linalg_det_backward(grad, result, A) if needs[0] else None  # spec/derivatives.yaml:534
         return (grad_A,)
 
 
@@ -5572,11 +5663,11 @@ class LinalgSlogdetBackward0(Node):
     def _raw_saved_A(node):
         return node._saved_A_
 
-    def apply(node, grads):  # spec/derivatives.yaml:527
+    def apply(node, grads):  # spec/derivatives.yaml:535
         A = node._saved_A_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_A = slogdet_backward(grads[1], A) if needs[0] else None  # spec/derivatives.yaml:528
+        grad_A = slogdet_backward(grads[1], A) if needs[0] else None  # spec/derivatives.yaml:536
         return (grad_A,)
 
 
@@ -5594,12 +5685,25 @@ class LinalgCholeskyBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:529
+    def apply(node, grads):  # spec/derivatives.yaml:537
         upper = node._saved_upper
         result = node._saved_result_.unpack(node)
         grad = grads[0]
         needs = node._needs()
-        grad_self = cholesky_backward(grad, upper, result) if needs[0] else None  # spec/derivatives.yaml:530
+        grad_self = cholesky_backward(grad, upper, result) if needs[0] else None  # spec/derivatives.yaml:538
+        return (grad_self,)
+
+
+class GeqrfBackward0(Node):
+    """geqrf(Tensor self) -> (Tensor a, Tensor tau)"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:539
+        grads = node._materialize(grads)
+        needs = node._needs()
+        grad_self = not_implemented("geqrf") if needs[0] else None  # spec/derivatives.yaml:540
         return (grad_self,)
 
 
@@ -5625,13 +5729,13 @@ class LinalgQrBackward0(Node):
     def _raw_saved_R(node):
         return node._saved_R_
 
-    def apply(node, grads):  # spec/derivatives.yaml:531
+    def apply(node, grads):  # spec/derivatives.yaml:541
         mode = node._saved_mode
         Q = node._saved_Q_.unpack(node)
         R = node._saved_R_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_A = linalg_qr_backward(grads, Q, R, mode) if needs[0] else None  # spec/derivatives.yaml:532
+        grad_A = linalg_qr_backward(grads, Q, R, mode) if needs[0] else None  # spec/derivatives.yaml:542
         return (grad_A,)
 
 
@@ -5665,14 +5769,14 @@ class LinalgSvdBackward0(Node):
     def _raw_saved_Vh(node):
         return node._saved_Vh_
 
-    def apply(node, grads):  # spec/derivatives.yaml:533
+    def apply(node, grads):  # spec/derivatives.yaml:543
         full_matrices = node._saved_full_matrices
         S = node._saved_S_.unpack(node)
         U = node._saved_U_.unpack(node)
         Vh = node._saved_Vh_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_A = svd_backward(grads, full_matrices, U, S, Vh) if needs[0] else None  # spec/derivatives.yaml:534
+        grad_A = svd_backward(grads, full_matrices, U, S, Vh) if needs[0] else None  # spec/derivatives.yaml:544
         return (grad_A,)
 
 
@@ -5698,12 +5802,12 @@ class LinalgEighBackward0(Node):
     def _raw_saved_eigenvectors(node):
         return node._saved_eigenvectors_
 
-    def apply(node, grads):  # spec/derivatives.yaml:535
+    def apply(node, grads):  # spec/derivatives.yaml:545
         eigenvalues = node._saved_eigenvalues_.unpack(node)
         eigenvectors = node._saved_eigenvectors_.unpack(node)
         grads = node._materialize(grads)
         needs = node._needs()
-        grad_self = eigh_backward(grads, eigenvalues, eigenvectors) if needs[0] else None  # spec/derivatives.yaml:536
+        grad_self = eigh_backward(grads, eigenvalues, eigenvectors) if needs[0] else None  # spec/derivatives.yaml:546
         return (grad_self,)
 
 
@@ -5729,7 +5833,7 @@ class LinalgSolveTriangularBackward0(Node):
     def _raw_saved_result(node):
         return node._saved_result_
 
-    def apply(node, grads):  # spec/derivatives.yaml:537
+    def apply(node, grads):  # spec/derivatives.yaml:547
         self = node._saved_self_.unpack(node)
         upper = node._saved_upper
         left = node._saved_left
@@ -5738,7 +5842,7 @@ class LinalgSolveTriangularBackward0(Node):
         grad = grads[0]
         needs = node._needs()
         grad_input_mask = (needs[0], needs[1],)
-        grad_self, grad_B = solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)  # spec/derivatives.yaml:538
+        grad_self, grad_B = solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)  # spec/derivatives.yaml:548
         return (grad_self, grad_B)
 
 
@@ -5753,14 +5857,14 @@ class FftR2CBackward0(Node):
         node._check_not_freed()
         return node._saved_self_.shape
 
-    def apply(node, grads):  # spec/derivatives.yaml:540
+    def apply(node, grads):  # spec/derivatives.yaml:550
         self = node._saved_self_
         dim = node._saved_dim
         normalization = node._saved_normalization
         onesided = node._saved_onesided
         grad = grads[0]
         needs = node._needs()
-        grad_self = fft_r2c_backward(grad, dim, normalization, onesided, self.shape[dim[-1]]) if needs[0] else None  # spec/derivatives.yaml:541
+        grad_self = fft_r2c_backward(grad, dim, normalization, onesided, self.shape[dim[-1]]) if needs[0] else None  # spec/derivatives.yaml:551
         return (grad_self,)
 
 
@@ -5770,12 +5874,12 @@ class FftC2RBackward0(Node):
     __slots__ = ("_saved_dim", "_saved_normalization")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:542
+    def apply(node, grads):  # spec/derivatives.yaml:552
         dim = node._saved_dim
         normalization = node._saved_normalization
         grad = grads[0]
         needs = node._needs()
-        grad_self = fft_c2r_backward(grad, dim, normalization) if needs[0] else None  # spec/derivatives.yaml:543
+        grad_self = fft_c2r_backward(grad, dim, normalization) if needs[0] else None  # spec/derivatives.yaml:553
         return (grad_self,)
 
 
@@ -5785,11 +5889,248 @@ class FftC2CBackward0(Node):
     __slots__ = ("_saved_dim", "_saved_normalization", "_saved_forward")
     _saved_fields = ()
 
-    def apply(node, grads):  # spec/derivatives.yaml:544
+    def apply(node, grads):  # spec/derivatives.yaml:554
         dim = node._saved_dim
         normalization = node._saved_normalization
         forward = node._saved_forward
         grad = grads[0]
         needs = node._needs()
-        grad_self = _fft_c2c(grad, dim, normalization, not forward) if needs[0] else None  # spec/derivatives.yaml:545
+        grad_self = _fft_c2c(grad, dim, normalization, not forward) if needs[0] else None  # spec/derivatives.yaml:555
+        return (grad_self,)
+
+
+class SparseCooTensorWithDimsAndTensorsBackward0(Node):
+    """_sparse_coo_tensor_with_dims_and_tensors(int sparse_dim, int dense_dim, SymInt[] size, Tensor indices, Tensor values, *, bool? is_coalesced=None) -> Tensor"""
+
+    __slots__ = ("_saved_result_",)
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:559
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_values = grad.sparse_mask(result)._values() if needs[0] else None  # spec/derivatives.yaml:561
+        return (grad_values,)
+
+
+class ValuesBackward0(Node):
+    """values(Tensor(a) self) -> Tensor(a)"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:562
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = values_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:563
+        return (grad_self,)
+
+
+class ToDenseBackward0(Node):
+    """_to_dense(Tensor self, ScalarType? dtype=None, bool? masked_grad=None) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_masked_grad")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:564
+        self = node._saved_self_.unpack(node)
+        masked_grad = node._saved_masked_grad
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = to_dense_backward(grad, self, masked_grad) if needs[0] else None  # spec/derivatives.yaml:565
+        return (grad_self,)
+
+
+class ToSparseBackward0(Node):
+    """_to_sparse.sparse_dim(Tensor self, int sparse_dim) -> Tensor"""
+
+    __slots__ = ("_saved_self_",)
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:566
+        self = node._saved_self_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = to_sparse_backward(grad, self) if needs[0] else None  # spec/derivatives.yaml:567
+        return (grad_self,)
+
+
+class CoalesceBackward0(Node):
+    """_coalesce(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    _saved_fields = ()
+
+    def apply(node, grads):  # spec/derivatives.yaml:568
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = grad if needs[0] else None  # spec/derivatives.yaml:569
+        return (grad_self,)
+
+
+class SparseAddmmBackward0(Node):
+    """_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+
+    __slots__ = ("_saved_mat1_", "_saved_mat2_", "_saved_beta", "_saved_alpha")
+    _saved_fields = ("_saved_mat1_", "_saved_mat2_")
+
+    @property
+    def _saved_mat1(node):
+        return node._saved_mat1_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_mat1(node):
+        return node._saved_mat1_
+
+    @property
+    def _saved_mat2(node):
+        return node._saved_mat2_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_mat2(node):
+        return node._saved_mat2_
+
+    def apply(node, grads):  # spec/derivatives.yaml:570
+        mat1 = node._saved_mat1_.unpack(node)
+        mat2 = node._saved_mat2_.unpack(node)
+        beta = node._saved_beta
+        alpha = node._saved_alpha
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = maybe_multiply(grad, beta) if needs[0] else None  # spec/derivatives.yaml:571
+        grad_mat1 = mm_mat1_sparse_backward(grad, mat1, mat2, alpha) if needs[1] else None  # spec/derivatives.yaml:572
+        grad_mat2 = maybe_multiply(mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs[2] else None  # spec/derivatives.yaml:573
+        return (grad_self, grad_mat1, grad_mat2)
+
+
+class SparseSumBackward0(Node):
+    """_sparse_sum.dim(Tensor self, int[1] dim) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_dim")
+    _saved_fields = ("_saved_self_",)
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    def apply(node, grads):  # spec/derivatives.yaml:574
+        self = node._saved_self_.unpack(node)
+        dim = node._saved_dim
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = sparse_sum_backward(grad, self, dim) if needs[0] else None  # spec/derivatives.yaml:575
+        return (grad_self,)
+
+
+class SparseMaskBackward0(Node):
+    """sparse_mask(Tensor self, Tensor mask) -> Tensor"""
+
+    __slots__ = ("_saved_self_", "_saved_mask_")
+    _saved_fields = ("_saved_self_", "_saved_mask_")
+
+    @property
+    def _saved_self(node):
+        return node._saved_self_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_self(node):
+        return node._saved_self_
+
+    @property
+    def _saved_mask(node):
+        return node._saved_mask_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_mask(node):
+        return node._saved_mask_
+
+    def apply(node, grads):  # spec/derivatives.yaml:576
+        self = node._saved_self_.unpack(node)
+        mask = node._saved_mask_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = sparse_mask_backward(grad, mask, self) if needs[0] else None  # spec/derivatives.yaml:577
+        return (grad_self,)
+
+
+class SparseSoftmaxBackward0(Node):
+    """_sparse_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
+
+    __slots__ = ("_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:579
+        dim = node._saved_dim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = sparse_softmax_grad(grad, result, dim, False) if needs[0] else None  # spec/derivatives.yaml:580
+        return (grad_self,)
+
+
+class SparseLogSoftmaxBackward0(Node):
+    """_sparse_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
+
+    __slots__ = ("_saved_dim", "_saved_result_")
+    _saved_fields = ("_saved_result_",)
+
+    @property
+    def _saved_result(node):
+        return node._saved_result_.unpack_for_property(node)
+
+    @property
+    def _raw_saved_result(node):
+        return node._saved_result_
+
+    def apply(node, grads):  # spec/derivatives.yaml:581
+        dim = node._saved_dim
+        result = node._saved_result_.unpack(node)
+        grad = grads[0]
+        needs = node._needs()
+        grad_self = sparse_softmax_grad(grad, result, dim, True) if needs[0] else None  # spec/derivatives.yaml:582
         return (grad_self,)

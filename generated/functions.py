@@ -6,9 +6,9 @@ from yaten._arg_parser import REQUIRED as _R
 from yaten._arg_parser import Overload as _Overload
 from yaten._arg_parser import resolve as _resolve
 
-__all__ = ["neg", "negative", "neg_", "negative_", "abs", "absolute", "abs_", "absolute_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "arctan", "atan_", "arctan_", "tanh", "tanh_", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "heaviside", "nan_to_num", "nan_to_num_", "logit", "logit_", "positive", "float_power", "erfinv", "i0", "i0_", "fmax", "fmin", "isposinf", "isneginf", "asin", "arcsin", "asin_", "arcsin_", "acos", "arccos", "acos_", "arccos_", "sinh", "sinh_", "cosh", "cosh_", "asinh", "arcsinh", "asinh_", "arcsinh_", "acosh", "arccosh", "acosh_", "arccosh_", "atanh", "arctanh", "atanh_", "arctanh_", "erfc", "erfc_", "lgamma", "lgamma_", "exp2", "exp2_", "sinc", "sinc_", "deg2rad", "deg2rad_", "rad2deg", "rad2deg_", "frac", "frac_", "sgn", "sgn_", "digamma", "polygamma", "mvlgamma", "signbit", "hypot", "logaddexp", "logaddexp2", "xlogy", "xlogy_", "copysign", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "fix", "trunc_", "fix_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "square_", "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "remainder", "floor_divide", "fmod", "pow", "maximum", "minimum", "atan2", "arctan2", "clamp_min", "clamp_min_", "clamp_max", "clamp_max_", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "ldexp", "ldexp_", "dist", "rsub", "isin", "scalar_tensor", "renorm", "pdist", "channel_shuffle", "native_channel_shuffle", "vander", "cov", "corrcoef", "frexp", "gcd", "gcd_", "lcm", "lcm_", "logical_and", "logical_or", "logical_xor", "where", "clamp", "clip", "clamp_", "clip_", "view_as_real", "view_as_complex", "view_as_real_copy", "view_as_complex_copy", "real", "imag", "_conj_physical", "conj_physical", "conj_physical_", "conj", "resolve_conj", "resolve_neg", "is_conj", "complex", "polar", "angle", "isreal", "adjoint", "as_strided", "transpose", "swapaxes", "swapdims", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "unsafe_split", "split_with_sizes", "unsafe_split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "is_floating_point", "is_complex", "narrow", "chunk", "unsafe_chunk", "movedim", "moveaxis", "diagonal", "expand_copy", "permute_copy", "diagonal_copy", "select_copy", "narrow_copy", "alias_copy", "t_copy", "transpose_copy", "unsqueeze_copy", "squeeze_copy", "view_copy", "slice_copy", "unfold_copy", "as_strided_copy", "diagflat", "diag_embed", "diag", "trace", "tile", "repeat_interleave", "rot90", "fliplr", "flipud", "ravel", "take", "take_along_dim", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack", "dstack", "column_stack", "tensor_split", "hsplit", "vsplit", "dsplit", "meshgrid", "broadcast_to", "broadcast_tensors", "block_diag", "cartesian_prod", "combinations", "index_fill", "index_copy", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter", "scatter_reduce", "index_reduce", "put", "einsum", "tensordot", "inner", "vdot", "kron", "addmv", "addmv_", "addr", "baddbmm", "addbmm", "chain_matmul", "cross", "cdist", "sum", "mean", "prod", "max", "min", "sort", "msort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "count_nonzero", "nansum", "nanmean", "std_mean", "var_mean", "aminmax", "median", "nanmedian", "kthvalue", "mode", "quantile", "nanquantile", "diff", "trapezoid", "trapz", "cumulative_trapezoid", "searchsorted", "bucketize", "bincount", "histc", "histogram", "_unique2", "unique_dim", "unique_consecutive", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "ger", "linear", "cat", "concat", "concatenate", "flip", "roll", "tril", "triu", "tril_indices", "triu_indices", "clone", "stack", "fill_", "fill", "zero_", "_to_copy", "index_select", "gather", "masked_select", "index", "index_put_", "argwhere", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "index_add", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "log_sigmoid", "hardswish", "hardswish_", "hardsigmoid", "hardsigmoid_", "mish", "mish_", "celu", "celu_", "selu", "selu_", "threshold", "threshold_", "hardshrink", "softshrink", "dropout", "dropout_", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "conv3d", "conv_transpose3d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "avg_pool1d", "max_pool1d_with_indices", "max_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool3d_with_indices", "max_pool3d", "avg_pool3d", "constant_pad_nd", "pad", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "_upsample_nearest_exact1d", "_upsample_nearest_exact2d", "_upsample_nearest_exact3d", "upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d", "upsample_bicubic2d", "pixel_shuffle", "pixel_unshuffle", "im2col", "col2im", "affine_grid_generator", "grid_sampler", "cosine_similarity", "pairwise_distance", "glu", "prelu", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_", "feature_alpha_dropout", "feature_alpha_dropout_", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "multi_margin_loss", "multilabel_margin_loss", "ctc_loss", "_ctc_loss", "_ctc_loss_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm", "scaled_dot_product_attention", "_thnn_fused_lstm_cell", "_thnn_fused_lstm_cell_backward_impl", "_thnn_fused_gru_cell", "_thnn_fused_gru_cell_backward", "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "lstm", "gru", "rnn_tanh", "rnn_relu", "inverse", "det", "logdet", "slogdet", "svd", "cholesky", "qr", "pinverse", "matrix_power", "matrix_exp", "cholesky_solve", "cholesky_inverse", "_fft_r2c", "_fft_c2r", "_fft_c2c", "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "stft", "istft"]
+__all__ = ["neg", "negative", "neg_", "negative_", "abs", "absolute", "abs_", "absolute_", "sign", "sign_", "exp", "exp_", "expm1", "expm1_", "log", "log_", "log2", "log2_", "log10", "log10_", "log1p", "log1p_", "sqrt", "sqrt_", "rsqrt", "rsqrt_", "reciprocal", "reciprocal_", "sin", "sin_", "cos", "cos_", "tan", "tan_", "atan", "arctan", "atan_", "arctan_", "tanh", "tanh_", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "heaviside", "nan_to_num", "nan_to_num_", "logit", "logit_", "positive", "float_power", "erfinv", "i0", "i0_", "fmax", "fmin", "isposinf", "isneginf", "asin", "arcsin", "asin_", "arcsin_", "acos", "arccos", "acos_", "arccos_", "sinh", "sinh_", "cosh", "cosh_", "asinh", "arcsinh", "asinh_", "arcsinh_", "acosh", "arccosh", "acosh_", "arccosh_", "atanh", "arctanh", "atanh_", "arctanh_", "erfc", "erfc_", "lgamma", "lgamma_", "exp2", "exp2_", "sinc", "sinc_", "deg2rad", "deg2rad_", "rad2deg", "rad2deg_", "frac", "frac_", "sgn", "sgn_", "digamma", "polygamma", "mvlgamma", "_standard_gamma_grad", "_dirichlet_grad", "igamma", "igammac", "signbit", "hypot", "logaddexp", "logaddexp2", "xlogy", "xlogy_", "copysign", "sigmoid", "sigmoid_", "relu", "relu_", "silu", "silu_", "erf", "erf_", "floor", "floor_", "ceil", "ceil_", "round", "round_", "trunc", "fix", "trunc_", "fix_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "_gelu_erf", "_gelu_tanh", "gelu", "square", "square_", "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "remainder", "floor_divide", "fmod", "pow", "maximum", "minimum", "atan2", "arctan2", "clamp_min", "clamp_min_", "clamp_max", "clamp_max_", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "ldexp", "ldexp_", "dist", "rsub", "isin", "scalar_tensor", "norm_except_dim", "_weight_norm", "renorm", "pdist", "channel_shuffle", "native_channel_shuffle", "vander", "cov", "corrcoef", "frexp", "gcd", "gcd_", "lcm", "lcm_", "logical_and", "logical_or", "logical_xor", "where", "clamp", "clip", "clamp_", "clip_", "view_as_real", "view_as_complex", "view_as_real_copy", "view_as_complex_copy", "real", "imag", "_conj_physical", "conj_physical", "conj_physical_", "conj", "resolve_conj", "resolve_neg", "is_conj", "complex", "polar", "angle", "isreal", "adjoint", "as_strided", "transpose", "swapaxes", "swapdims", "t", "permute", "squeeze", "unsqueeze", "select", "slice", "split", "unsafe_split", "split_with_sizes", "unsafe_split_with_sizes", "unbind", "detach", "reshape", "flatten", "unflatten", "is_floating_point", "is_complex", "narrow", "chunk", "unsafe_chunk", "movedim", "moveaxis", "diagonal", "expand_copy", "permute_copy", "diagonal_copy", "select_copy", "narrow_copy", "alias_copy", "t_copy", "transpose_copy", "unsqueeze_copy", "squeeze_copy", "view_copy", "slice_copy", "unfold_copy", "as_strided_copy", "diagflat", "diag_embed", "diag", "trace", "tile", "repeat_interleave", "rot90", "fliplr", "flipud", "ravel", "take", "take_along_dim", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack", "dstack", "column_stack", "tensor_split", "hsplit", "vsplit", "dsplit", "meshgrid", "broadcast_to", "broadcast_tensors", "block_diag", "cartesian_prod", "combinations", "index_fill", "index_copy", "masked_scatter", "select_scatter", "slice_scatter", "diagonal_scatter", "scatter_reduce", "index_reduce", "put", "einsum", "tensordot", "inner", "vdot", "kron", "addmv", "addmv_", "addr", "baddbmm", "addbmm", "chain_matmul", "cross", "cdist", "sum", "mean", "prod", "max", "min", "sort", "msort", "argsort", "topk", "amax", "amin", "argmax", "argmin", "var", "std", "logsumexp", "all", "any", "norm", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "count_nonzero", "nansum", "nanmean", "std_mean", "var_mean", "aminmax", "median", "nanmedian", "kthvalue", "mode", "quantile", "nanquantile", "diff", "trapezoid", "trapz", "cumulative_trapezoid", "searchsorted", "bucketize", "bincount", "histc", "histogram", "_unique2", "unique_dim", "unique_consecutive", "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "softmax", "log_softmax", "mm", "bmm", "addmm", "dot", "mv", "matmul", "outer", "ger", "linear", "cat", "concat", "concatenate", "flip", "roll", "tril", "triu", "tril_indices", "triu_indices", "clone", "stack", "fill_", "fill", "zero_", "_to_copy", "_amp_foreach_non_finite_check_and_unscale_", "_amp_update_scale_", "index_select", "gather", "masked_select", "index", "index_put_", "argwhere", "nonzero", "scatter", "scatter_add", "masked_fill", "index_put", "index_add", "leaky_relu", "leaky_relu_", "elu", "elu_", "softplus", "hardtanh", "hardtanh_", "log_sigmoid", "hardswish", "hardswish_", "hardsigmoid", "hardsigmoid_", "mish", "mish_", "celu", "celu_", "selu", "selu_", "threshold", "threshold_", "hardshrink", "softshrink", "dropout", "dropout_", "bilinear", "embedding", "one_hot", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss_backward", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "convolution", "convolution_backward", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "conv3d", "conv_transpose3d", "max_pool2d_with_indices", "max_pool2d_with_indices_backward", "max_pool2d", "avg_pool2d", "avg_pool2d_backward", "adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "avg_pool1d", "max_pool1d_with_indices", "max_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool3d_with_indices", "max_pool3d", "avg_pool3d", "fractional_max_pool2d", "fractional_max_pool3d", "constant_pad_nd", "pad", "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "_upsample_nearest_exact1d", "_upsample_nearest_exact2d", "_upsample_nearest_exact3d", "upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d", "upsample_bicubic2d", "pixel_shuffle", "pixel_unshuffle", "im2col", "col2im", "affine_grid_generator", "grid_sampler", "cosine_similarity", "pairwise_distance", "glu", "prelu", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_", "feature_alpha_dropout", "feature_alpha_dropout_", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss", "multi_margin_loss", "multilabel_margin_loss", "ctc_loss", "_ctc_loss", "_ctc_loss_backward", "native_layer_norm", "native_batch_norm", "native_layer_norm_backward", "native_batch_norm_backward", "batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm", "scaled_dot_product_attention", "_thnn_fused_lstm_cell", "_thnn_fused_lstm_cell_backward_impl", "_thnn_fused_gru_cell", "_thnn_fused_gru_cell_backward", "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "lstm", "gru", "rnn_tanh", "rnn_relu", "geqrf", "orgqr", "ormqr", "inverse", "det", "logdet", "slogdet", "svd", "cholesky", "qr", "pinverse", "matrix_power", "matrix_exp", "cholesky_solve", "cholesky_inverse", "_fft_r2c", "_fft_c2r", "_fft_c2c", "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "stft", "istft", "_sparse_coo_tensor_with_dims_and_tensors", "_coalesce", "_sparse_addmm", "_sparse_sum", "_sparse_softmax", "_sparse_log_softmax"]
 # The functions of yaten's submodules (the spec's python_module), by module: name there -> binding.
-MODULES = {'fft': {'fft': 'fft_fft', 'fft2': 'fft_fft2', 'fftfreq': 'fft_fftfreq', 'fftn': 'fft_fftn', 'fftshift': 'fft_fftshift', 'hfft': 'fft_hfft', 'hfft2': 'fft_hfft2', 'hfftn': 'fft_hfftn', 'ifft': 'fft_ifft', 'ifft2': 'fft_ifft2', 'ifftn': 'fft_ifftn', 'ifftshift': 'fft_ifftshift', 'ihfft': 'fft_ihfft', 'ihfft2': 'fft_ihfft2', 'ihfftn': 'fft_ihfftn', 'irfft': 'fft_irfft', 'irfft2': 'fft_irfft2', 'irfftn': 'fft_irfftn', 'rfft': 'fft_rfft', 'rfft2': 'fft_rfft2', 'rfftfreq': 'fft_rfftfreq', 'rfftn': 'fft_rfftn'}, 'linalg': {'cholesky': 'linalg_cholesky', 'cholesky_ex': 'linalg_cholesky_ex', 'cond': 'linalg_cond', 'cross': 'linalg_cross', 'det': 'linalg_det', 'diagonal': 'linalg_diagonal', 'eigh': 'linalg_eigh', 'eigvalsh': 'linalg_eigvalsh', 'inv': 'linalg_inv', 'inv_ex': 'linalg_inv_ex', 'lstsq': 'linalg_lstsq', 'matmul': 'linalg_matmul', 'matrix_exp': 'linalg_matrix_exp', 'matrix_norm': 'linalg_matrix_norm', 'matrix_power': 'linalg_matrix_power', 'matrix_rank': 'linalg_matrix_rank', 'multi_dot': 'linalg_multi_dot', 'norm': 'linalg_norm', 'pinv': 'linalg_pinv', 'qr': 'linalg_qr', 'slogdet': 'linalg_slogdet', 'solve': 'linalg_solve', 'solve_triangular': 'linalg_solve_triangular', 'svd': 'linalg_svd', 'svdvals': 'linalg_svdvals', 'vecdot': 'linalg_vecdot', 'vector_norm': 'linalg_vector_norm'}, 'special': {'digamma': 'special_digamma', 'erf': 'special_erf', 'erfc': 'special_erfc', 'erfinv': 'special_erfinv', 'exp2': 'special_exp2', 'expit': 'special_expit', 'expm1': 'special_expm1', 'gammaln': 'special_gammaln', 'i0': 'special_i0', 'i1': 'special_i1', 'log1p': 'special_log1p', 'log_softmax': 'special_log_softmax', 'logit': 'special_logit', 'logsumexp': 'special_logsumexp', 'multigammaln': 'special_multigammaln', 'polygamma': 'special_polygamma', 'psi': 'special_psi', 'round': 'special_round', 'sinc': 'special_sinc', 'softmax': 'special_softmax', 'xlogy': 'special_xlogy'}}
+MODULES = {'fft': {'fft': 'fft_fft', 'fft2': 'fft_fft2', 'fftfreq': 'fft_fftfreq', 'fftn': 'fft_fftn', 'fftshift': 'fft_fftshift', 'hfft': 'fft_hfft', 'hfft2': 'fft_hfft2', 'hfftn': 'fft_hfftn', 'ifft': 'fft_ifft', 'ifft2': 'fft_ifft2', 'ifftn': 'fft_ifftn', 'ifftshift': 'fft_ifftshift', 'ihfft': 'fft_ihfft', 'ihfft2': 'fft_ihfft2', 'ihfftn': 'fft_ihfftn', 'irfft': 'fft_irfft', 'irfft2': 'fft_irfft2', 'irfftn': 'fft_irfftn', 'rfft': 'fft_rfft', 'rfft2': 'fft_rfft2', 'rfftfreq': 'fft_rfftfreq', 'rfftn': 'fft_rfftn'}, 'linalg': {'cholesky': 'linalg_cholesky', 'cholesky_ex': 'linalg_cholesky_ex', 'cond': 'linalg_cond', 'cross': 'linalg_cross', 'det': 'linalg_det', 'diagonal': 'linalg_diagonal', 'eigh': 'linalg_eigh', 'eigvalsh': 'linalg_eigvalsh', 'householder_product': 'linalg_householder_product', 'inv': 'linalg_inv', 'inv_ex': 'linalg_inv_ex', 'lstsq': 'linalg_lstsq', 'matmul': 'linalg_matmul', 'matrix_exp': 'linalg_matrix_exp', 'matrix_norm': 'linalg_matrix_norm', 'matrix_power': 'linalg_matrix_power', 'matrix_rank': 'linalg_matrix_rank', 'multi_dot': 'linalg_multi_dot', 'norm': 'linalg_norm', 'pinv': 'linalg_pinv', 'qr': 'linalg_qr', 'slogdet': 'linalg_slogdet', 'solve': 'linalg_solve', 'solve_triangular': 'linalg_solve_triangular', 'svd': 'linalg_svd', 'svdvals': 'linalg_svdvals', 'vecdot': 'linalg_vecdot', 'vector_norm': 'linalg_vector_norm'}, 'special': {'digamma': 'special_digamma', 'erf': 'special_erf', 'erfc': 'special_erfc', 'erfinv': 'special_erfinv', 'exp2': 'special_exp2', 'expit': 'special_expit', 'expm1': 'special_expm1', 'gammainc': 'special_gammainc', 'gammaincc': 'special_gammaincc', 'gammaln': 'special_gammaln', 'i0': 'special_i0', 'i1': 'special_i1', 'log1p': 'special_log1p', 'log_softmax': 'special_log_softmax', 'logit': 'special_logit', 'logsumexp': 'special_logsumexp', 'multigammaln': 'special_multigammaln', 'polygamma': 'special_polygamma', 'psi': 'special_psi', 'round': 'special_round', 'sinc': 'special_sinc', 'softmax': 'special_softmax', 'xlogy': 'special_xlogy'}}
 
 _neg_overloads = (
     _Overload("neg", (('input', 'Tensor', _R, False), ), "neg", 'neg_out'),
@@ -1121,6 +1121,64 @@ def special_multigammaln(*args, **kwargs):
     Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
     return _resolve("special_multigammaln", _special_multigammaln_overloads, args, kwargs)
 
+_ov_standard_gamma_grad_overloads = (
+    _Overload("_standard_gamma_grad", (('input', 'Tensor', _R, False), ('output', 'Tensor', _R, False), ), "_standard_gamma_grad", None),
+)
+
+
+def _standard_gamma_grad(*args, **kwargs):
+    """Schema: ``_standard_gamma_grad(Tensor self, Tensor output) -> Tensor``"""
+    return _resolve("_standard_gamma_grad", _ov_standard_gamma_grad_overloads, args, kwargs)
+
+_ov_dirichlet_grad_overloads = (
+    _Overload("_dirichlet_grad", (('x', 'Tensor', _R, False), ('alpha', 'Tensor', _R, False), ('total', 'Tensor', _R, False), ), "_dirichlet_grad", None),
+)
+
+
+def _dirichlet_grad(*args, **kwargs):
+    """Schema: ``_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor``"""
+    return _resolve("_dirichlet_grad", _ov_dirichlet_grad_overloads, args, kwargs)
+
+_igamma_overloads = (
+    _Overload("igamma", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "igamma", 'igamma_out'),
+)
+
+
+def igamma(*args, **kwargs):
+    """Schema: ``igamma(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("igamma", _igamma_overloads, args, kwargs)
+
+_special_gammainc_overloads = (
+    _Overload("special_gammainc", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "igamma", 'igamma_out'),
+)
+
+
+def special_gammainc(*args, **kwargs):
+    """Alias of ``igamma``.
+
+    Schema: ``igamma(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("special_gammainc", _special_gammainc_overloads, args, kwargs)
+
+_igammac_overloads = (
+    _Overload("igammac", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "igammac", 'igammac_out'),
+)
+
+
+def igammac(*args, **kwargs):
+    """Schema: ``igammac(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("igammac", _igammac_overloads, args, kwargs)
+
+_special_gammaincc_overloads = (
+    _Overload("special_gammaincc", (('input', 'Tensor', _R, False), ('other', 'Tensor', _R, False), ), "igammac", 'igammac_out'),
+)
+
+
+def special_gammaincc(*args, **kwargs):
+    """Alias of ``igammac``.
+
+    Schema: ``igammac(Tensor self, Tensor other) -> Tensor``"""
+    return _resolve("special_gammaincc", _special_gammaincc_overloads, args, kwargs)
+
 _signbit_overloads = (
     _Overload("signbit", (('input', 'Tensor', _R, False), ), "signbit", 'signbit_out'),
 )
@@ -1447,23 +1505,23 @@ def bitwise_not(*args, **kwargs):
     """Schema: ``bitwise_not(Tensor self) -> Tensor``"""
     return _resolve("bitwise_not", _bitwise_not_overloads, args, kwargs)
 
-__gelu_erf_overloads = (
+_ov_gelu_erf_overloads = (
     _Overload("_gelu_erf", (('input', 'Tensor', _R, False), ), "_gelu_erf", None),
 )
 
 
 def _gelu_erf(*args, **kwargs):
     """Schema: ``_gelu_erf(Tensor self) -> Tensor``"""
-    return _resolve("_gelu_erf", __gelu_erf_overloads, args, kwargs)
+    return _resolve("_gelu_erf", _ov_gelu_erf_overloads, args, kwargs)
 
-__gelu_tanh_overloads = (
+_ov_gelu_tanh_overloads = (
     _Overload("_gelu_tanh", (('input', 'Tensor', _R, False), ), "_gelu_tanh", None),
 )
 
 
 def _gelu_tanh(*args, **kwargs):
     """Schema: ``_gelu_tanh(Tensor self) -> Tensor``"""
-    return _resolve("_gelu_tanh", __gelu_tanh_overloads, args, kwargs)
+    return _resolve("_gelu_tanh", _ov_gelu_tanh_overloads, args, kwargs)
 
 _gelu_overloads = (
     _Overload("gelu", (('input', 'Tensor', _R, False), ('approximate', 'str', 'none', True), ), "gelu", None),
@@ -1935,6 +1993,24 @@ def scalar_tensor(*args, **kwargs):
     """Schema: ``scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
     return _resolve("scalar_tensor", _scalar_tensor_overloads, args, kwargs)
 
+_norm_except_dim_overloads = (
+    _Overload("norm_except_dim", (('v', 'Tensor', _R, False), ('pow', 'int', 2, False), ('dim', 'int', 0, False), ), "norm_except_dim", None),
+)
+
+
+def norm_except_dim(*args, **kwargs):
+    """Schema: ``norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor``"""
+    return _resolve("norm_except_dim", _norm_except_dim_overloads, args, kwargs)
+
+_ov_weight_norm_overloads = (
+    _Overload("_weight_norm", (('v', 'Tensor', _R, False), ('g', 'Tensor', _R, False), ('dim', 'int', 0, False), ), "_weight_norm", None),
+)
+
+
+def _weight_norm(*args, **kwargs):
+    """Schema: ``_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor``"""
+    return _resolve("_weight_norm", _ov_weight_norm_overloads, args, kwargs)
+
 _renorm_overloads = (
     _Overload("renorm", (('input', 'Tensor', _R, False), ('p', 'Scalar', _R, False), ('dim', 'int', _R, False), ('maxnorm', 'Scalar', _R, False), ), "renorm", 'renorm_out'),
 )
@@ -2077,6 +2153,7 @@ _where_overloads = (
     _Overload("where", (('condition', 'Tensor', _R, False), ), "where", None),
     _Overload("where", (('condition', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ('other', 'Scalar', _R, False), ), "where_ScalarOther", None),
     _Overload("where", (('condition', 'Tensor', _R, False), ('input', 'Scalar', _R, False), ('other', 'Tensor', _R, False), ), "where_ScalarSelf", None),
+    _Overload("where", (('condition', 'Tensor', _R, False), ('input', 'Scalar', _R, False), ('other', 'Scalar', _R, False), ), "where_Scalar", None),
 )
 
 
@@ -2182,14 +2259,14 @@ def imag(*args, **kwargs):
     """Schema: ``imag(Tensor(a) self) -> Tensor(a)``"""
     return _resolve("imag", _imag_overloads, args, kwargs)
 
-__conj_physical_overloads = (
+_ov_conj_physical_overloads = (
     _Overload("_conj_physical", (('input', 'Tensor', _R, False), ), "_conj_physical", None),
 )
 
 
 def _conj_physical(*args, **kwargs):
     """Schema: ``_conj_physical(Tensor self) -> Tensor``"""
-    return _resolve("_conj_physical", __conj_physical_overloads, args, kwargs)
+    return _resolve("_conj_physical", _ov_conj_physical_overloads, args, kwargs)
 
 _conj_physical_overloads = (
     _Overload("conj_physical", (('input', 'Tensor', _R, False), ), "conj_physical", 'conj_physical_out'),
@@ -3615,14 +3692,14 @@ def histogram(*args, **kwargs):
     """Schema: ``histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)``"""
     return _resolve("histogram", _histogram_overloads, args, kwargs)
 
-__unique2_overloads = (
+_ov_unique2_overloads = (
     _Overload("_unique2", (('input', 'Tensor', _R, False), ('sorted', 'bool', True, False), ('return_inverse', 'bool', False, False), ('return_counts', 'bool', False, False), ), "_unique2", None),
 )
 
 
 def _unique2(*args, **kwargs):
     """Schema: ``_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)``"""
-    return _resolve("_unique2", __unique2_overloads, args, kwargs)
+    return _resolve("_unique2", _ov_unique2_overloads, args, kwargs)
 
 _unique_dim_overloads = (
     _Overload("unique_dim", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('sorted', 'bool', True, False), ('return_inverse', 'bool', False, False), ('return_counts', 'bool', False, False), ), "unique_dim", None),
@@ -3642,41 +3719,41 @@ def unique_consecutive(*args, **kwargs):
     """Schema: ``unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)``"""
     return _resolve("unique_consecutive", _unique_consecutive_overloads, args, kwargs)
 
-__softmax_overloads = (
+_ov_softmax_overloads = (
     _Overload("_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('half_to_float', 'bool', _R, False), ), "_softmax", None),
 )
 
 
 def _softmax(*args, **kwargs):
     """Schema: ``_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
-    return _resolve("_softmax", __softmax_overloads, args, kwargs)
+    return _resolve("_softmax", _ov_softmax_overloads, args, kwargs)
 
-__log_softmax_overloads = (
+_ov_log_softmax_overloads = (
     _Overload("_log_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('half_to_float', 'bool', _R, False), ), "_log_softmax", None),
 )
 
 
 def _log_softmax(*args, **kwargs):
     """Schema: ``_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
-    return _resolve("_log_softmax", __log_softmax_overloads, args, kwargs)
+    return _resolve("_log_softmax", _ov_log_softmax_overloads, args, kwargs)
 
-__softmax_backward_data_overloads = (
+_ov_softmax_backward_data_overloads = (
     _Overload("_softmax_backward_data", (('grad_output', 'Tensor', _R, False), ('output', 'Tensor', _R, False), ('dim', 'int', _R, False), ('input_dtype', 'ScalarType', _R, False), ), "_softmax_backward_data", None),
 )
 
 
 def _softmax_backward_data(*args, **kwargs):
     """Schema: ``_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor``"""
-    return _resolve("_softmax_backward_data", __softmax_backward_data_overloads, args, kwargs)
+    return _resolve("_softmax_backward_data", _ov_softmax_backward_data_overloads, args, kwargs)
 
-__log_softmax_backward_data_overloads = (
+_ov_log_softmax_backward_data_overloads = (
     _Overload("_log_softmax_backward_data", (('grad_output', 'Tensor', _R, False), ('output', 'Tensor', _R, False), ('dim', 'int', _R, False), ('input_dtype', 'ScalarType', _R, False), ), "_log_softmax_backward_data", None),
 )
 
 
 def _log_softmax_backward_data(*args, **kwargs):
     """Schema: ``_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor``"""
-    return _resolve("_log_softmax_backward_data", __log_softmax_backward_data_overloads, args, kwargs)
+    return _resolve("_log_softmax_backward_data", _ov_log_softmax_backward_data_overloads, args, kwargs)
 
 _softmax_overloads = (
     _Overload("softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('dtype', 'ScalarType?', None, False), ), "softmax_int", None),
@@ -3933,14 +4010,32 @@ def zero_(*args, **kwargs):
     """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
     return _resolve("zero_", _zero__overloads, args, kwargs)
 
-__to_copy_overloads = (
+_ov_to_copy_overloads = (
     _Overload("_to_copy", (('input', 'Tensor', _R, False), ('dtype', 'ScalarType?', None, True), ('layout', 'Layout?', None, True), ('device', 'Device?', None, True), ('pin_memory', 'bool?', None, True), ('non_blocking', 'bool', False, True), ('memory_format', 'MemoryFormat?', None, True), ), "_to_copy", None),
 )
 
 
 def _to_copy(*args, **kwargs):
     """Schema: ``_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor``"""
-    return _resolve("_to_copy", __to_copy_overloads, args, kwargs)
+    return _resolve("_to_copy", _ov_to_copy_overloads, args, kwargs)
+
+_ov_amp_foreach_non_finite_check_and_unscale__overloads = (
+    _Overload("_amp_foreach_non_finite_check_and_unscale_", (('input', 'Tensor[]', _R, False), ('found_inf', 'Tensor', _R, False), ('inv_scale', 'Tensor', _R, False), ), "_amp_foreach_non_finite_check_and_unscale_", None),
+)
+
+
+def _amp_foreach_non_finite_check_and_unscale_(*args, **kwargs):
+    """Schema: ``_amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> ()``"""
+    return _resolve("_amp_foreach_non_finite_check_and_unscale_", _ov_amp_foreach_non_finite_check_and_unscale__overloads, args, kwargs)
+
+_ov_amp_update_scale__overloads = (
+    _Overload("_amp_update_scale_", (('input', 'Tensor', _R, False), ('growth_tracker', 'Tensor', _R, False), ('found_inf', 'Tensor', _R, False), ('scale_growth_factor', 'float', _R, False), ('scale_backoff_factor', 'float', _R, False), ('growth_interval', 'int', _R, False), ), "_amp_update_scale_", None),
+)
+
+
+def _amp_update_scale_(*args, **kwargs):
+    """Schema: ``_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker, Tensor found_inf, float scale_growth_factor, float scale_backoff_factor, int growth_interval) -> Tensor(a!)``"""
+    return _resolve("_amp_update_scale_", _ov_amp_update_scale__overloads, args, kwargs)
 
 _index_select_overloads = (
     _Overload("index_select", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('index', 'Tensor', _R, False), ), "index_select", None),
@@ -4514,14 +4609,14 @@ def adaptive_avg_pool2d(*args, **kwargs):
     """Schema: ``adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor``"""
     return _resolve("adaptive_avg_pool2d", _adaptive_avg_pool2d_overloads, args, kwargs)
 
-__adaptive_avg_pool2d_backward_overloads = (
+_ov_adaptive_avg_pool2d_backward_overloads = (
     _Overload("_adaptive_avg_pool2d_backward", (('grad_output', 'Tensor', _R, False), ('input', 'Tensor', _R, False), ), "_adaptive_avg_pool2d_backward", None),
 )
 
 
 def _adaptive_avg_pool2d_backward(*args, **kwargs):
     """Schema: ``_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor``"""
-    return _resolve("_adaptive_avg_pool2d_backward", __adaptive_avg_pool2d_backward_overloads, args, kwargs)
+    return _resolve("_adaptive_avg_pool2d_backward", _ov_adaptive_avg_pool2d_backward_overloads, args, kwargs)
 
 _avg_pool1d_overloads = (
     _Overload("avg_pool1d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[1]', _R, False), ('stride', 'int[1]', (), False), ('padding', 'int[1]', (0), False), ('ceil_mode', 'bool', False, False), ('count_include_pad', 'bool', True, False), ), "avg_pool1d", None),
@@ -4622,6 +4717,24 @@ def avg_pool3d(*args, **kwargs):
     """Schema: ``avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor``"""
     return _resolve("avg_pool3d", _avg_pool3d_overloads, args, kwargs)
 
+_fractional_max_pool2d_overloads = (
+    _Overload("fractional_max_pool2d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[2]', _R, False), ('output_size', 'int[2]', _R, False), ('random_samples', 'Tensor', _R, False), ), "fractional_max_pool2d", None),
+)
+
+
+def fractional_max_pool2d(*args, **kwargs):
+    """Schema: ``fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor)``"""
+    return _resolve("fractional_max_pool2d", _fractional_max_pool2d_overloads, args, kwargs)
+
+_fractional_max_pool3d_overloads = (
+    _Overload("fractional_max_pool3d", (('input', 'Tensor', _R, False), ('kernel_size', 'int[3]', _R, False), ('output_size', 'int[3]', _R, False), ('random_samples', 'Tensor', _R, False), ), "fractional_max_pool3d", None),
+)
+
+
+def fractional_max_pool3d(*args, **kwargs):
+    """Schema: ``fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor)``"""
+    return _resolve("fractional_max_pool3d", _fractional_max_pool3d_overloads, args, kwargs)
+
 _constant_pad_nd_overloads = (
     _Overload("constant_pad_nd", (('input', 'Tensor', _R, False), ('pad', 'SymInt[]', _R, False), ('value', 'Scalar', 0, False), ), "constant_pad_nd", None),
 )
@@ -4667,32 +4780,32 @@ def upsample_nearest3d(*args, **kwargs):
     """Schema: ``upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
     return _resolve("upsample_nearest3d", _upsample_nearest3d_overloads, args, kwargs)
 
-__upsample_nearest_exact1d_overloads = (
+_ov_upsample_nearest_exact1d_overloads = (
     _Overload("_upsample_nearest_exact1d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "_upsample_nearest_exact1d_vec", None),
 )
 
 
 def _upsample_nearest_exact1d(*args, **kwargs):
     """Schema: ``_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
-    return _resolve("_upsample_nearest_exact1d", __upsample_nearest_exact1d_overloads, args, kwargs)
+    return _resolve("_upsample_nearest_exact1d", _ov_upsample_nearest_exact1d_overloads, args, kwargs)
 
-__upsample_nearest_exact2d_overloads = (
+_ov_upsample_nearest_exact2d_overloads = (
     _Overload("_upsample_nearest_exact2d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "_upsample_nearest_exact2d_vec", None),
 )
 
 
 def _upsample_nearest_exact2d(*args, **kwargs):
     """Schema: ``_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
-    return _resolve("_upsample_nearest_exact2d", __upsample_nearest_exact2d_overloads, args, kwargs)
+    return _resolve("_upsample_nearest_exact2d", _ov_upsample_nearest_exact2d_overloads, args, kwargs)
 
-__upsample_nearest_exact3d_overloads = (
+_ov_upsample_nearest_exact3d_overloads = (
     _Overload("_upsample_nearest_exact3d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('scale_factors', 'float[]?', _R, False), ), "_upsample_nearest_exact3d_vec", None),
 )
 
 
 def _upsample_nearest_exact3d(*args, **kwargs):
     """Schema: ``_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor``"""
-    return _resolve("_upsample_nearest_exact3d", __upsample_nearest_exact3d_overloads, args, kwargs)
+    return _resolve("_upsample_nearest_exact3d", _ov_upsample_nearest_exact3d_overloads, args, kwargs)
 
 _upsample_linear1d_overloads = (
     _Overload("upsample_linear1d", (('input', 'Tensor', _R, False), ('output_size', 'SymInt[]?', _R, False), ('align_corners', 'bool', _R, False), ('scale_factors', 'float[]?', _R, False), ), "upsample_linear1d_vec", None),
@@ -4956,23 +5069,23 @@ def ctc_loss(*args, **kwargs):
     """Schema: ``ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor``"""
     return _resolve("ctc_loss", _ctc_loss_overloads, args, kwargs)
 
-__ctc_loss_overloads = (
+_ov_ctc_loss_overloads = (
     _Overload("_ctc_loss", (('log_probs', 'Tensor', _R, False), ('targets', 'Tensor', _R, False), ('input_lengths', 'int[]', _R, False), ('target_lengths', 'int[]', _R, False), ('blank', 'int', 0, False), ('zero_infinity', 'bool', False, False), ), "_ctc_loss", None),
 )
 
 
 def _ctc_loss(*args, **kwargs):
     """Schema: ``_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)``"""
-    return _resolve("_ctc_loss", __ctc_loss_overloads, args, kwargs)
+    return _resolve("_ctc_loss", _ov_ctc_loss_overloads, args, kwargs)
 
-__ctc_loss_backward_overloads = (
+_ov_ctc_loss_backward_overloads = (
     _Overload("_ctc_loss_backward", (('grad', 'Tensor', _R, False), ('log_probs', 'Tensor', _R, False), ('targets', 'Tensor', _R, False), ('input_lengths', 'int[]', _R, False), ('target_lengths', 'int[]', _R, False), ('neg_log_likelihood', 'Tensor', _R, False), ('log_alpha', 'Tensor', _R, False), ('blank', 'int', _R, False), ('zero_infinity', 'bool', False, False), ), "_ctc_loss_backward", None),
 )
 
 
 def _ctc_loss_backward(*args, **kwargs):
     """Schema: ``_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor``"""
-    return _resolve("_ctc_loss_backward", __ctc_loss_backward_overloads, args, kwargs)
+    return _resolve("_ctc_loss_backward", _ov_ctc_loss_backward_overloads, args, kwargs)
 
 _native_layer_norm_overloads = (
     _Overload("native_layer_norm", (('input', 'Tensor', _R, False), ('normalized_shape', 'SymInt[]', _R, False), ('weight', 'Tensor?', _R, False), ('bias', 'Tensor?', _R, False), ('eps', 'float', _R, False), ), "native_layer_norm", None),
@@ -5064,41 +5177,41 @@ def scaled_dot_product_attention(*args, **kwargs):
     """Schema: ``scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor``"""
     return _resolve("scaled_dot_product_attention", _scaled_dot_product_attention_overloads, args, kwargs)
 
-__thnn_fused_lstm_cell_overloads = (
+_ov_thnn_fused_lstm_cell_overloads = (
     _Overload("_thnn_fused_lstm_cell", (('input_gates', 'Tensor', _R, False), ('hidden_gates', 'Tensor', _R, False), ('cx', 'Tensor', _R, False), ('input_bias', 'Tensor?', None, False), ('hidden_bias', 'Tensor?', None, False), ), "_thnn_fused_lstm_cell", None),
 )
 
 
 def _thnn_fused_lstm_cell(*args, **kwargs):
     """Schema: ``_thnn_fused_lstm_cell(Tensor input_gates, Tensor hidden_gates, Tensor cx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor, Tensor)``"""
-    return _resolve("_thnn_fused_lstm_cell", __thnn_fused_lstm_cell_overloads, args, kwargs)
+    return _resolve("_thnn_fused_lstm_cell", _ov_thnn_fused_lstm_cell_overloads, args, kwargs)
 
-__thnn_fused_lstm_cell_backward_impl_overloads = (
+_ov_thnn_fused_lstm_cell_backward_impl_overloads = (
     _Overload("_thnn_fused_lstm_cell_backward_impl", (('grad_hy', 'Tensor?', _R, False), ('grad_cy', 'Tensor?', _R, False), ('cx', 'Tensor', _R, False), ('cy', 'Tensor', _R, False), ('workspace', 'Tensor', _R, False), ('has_bias', 'bool', _R, False), ), "_thnn_fused_lstm_cell_backward_impl", None),
 )
 
 
 def _thnn_fused_lstm_cell_backward_impl(*args, **kwargs):
     """Schema: ``_thnn_fused_lstm_cell_backward_impl(Tensor? grad_hy, Tensor? grad_cy, Tensor cx, Tensor cy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor)``"""
-    return _resolve("_thnn_fused_lstm_cell_backward_impl", __thnn_fused_lstm_cell_backward_impl_overloads, args, kwargs)
+    return _resolve("_thnn_fused_lstm_cell_backward_impl", _ov_thnn_fused_lstm_cell_backward_impl_overloads, args, kwargs)
 
-__thnn_fused_gru_cell_overloads = (
+_ov_thnn_fused_gru_cell_overloads = (
     _Overload("_thnn_fused_gru_cell", (('input_gates', 'Tensor', _R, False), ('hidden_gates', 'Tensor', _R, False), ('hx', 'Tensor', _R, False), ('input_bias', 'Tensor?', None, False), ('hidden_bias', 'Tensor?', None, False), ), "_thnn_fused_gru_cell", None),
 )
 
 
 def _thnn_fused_gru_cell(*args, **kwargs):
     """Schema: ``_thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor)``"""
-    return _resolve("_thnn_fused_gru_cell", __thnn_fused_gru_cell_overloads, args, kwargs)
+    return _resolve("_thnn_fused_gru_cell", _ov_thnn_fused_gru_cell_overloads, args, kwargs)
 
-__thnn_fused_gru_cell_backward_overloads = (
+_ov_thnn_fused_gru_cell_backward_overloads = (
     _Overload("_thnn_fused_gru_cell_backward", (('grad_hy', 'Tensor', _R, False), ('workspace', 'Tensor', _R, False), ('has_bias', 'bool', _R, False), ), "_thnn_fused_gru_cell_backward", None),
 )
 
 
 def _thnn_fused_gru_cell_backward(*args, **kwargs):
     """Schema: ``_thnn_fused_gru_cell_backward(Tensor grad_hy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, Tensor, Tensor, Tensor)``"""
-    return _resolve("_thnn_fused_gru_cell_backward", __thnn_fused_gru_cell_backward_overloads, args, kwargs)
+    return _resolve("_thnn_fused_gru_cell_backward", _ov_thnn_fused_gru_cell_backward_overloads, args, kwargs)
 
 _lstm_cell_overloads = (
     _Overload("lstm_cell", (('input', 'Tensor', _R, False), ('hx', 'Tensor[]', _R, False), ('w_ih', 'Tensor', _R, False), ('w_hh', 'Tensor', _R, False), ('b_ih', 'Tensor?', None, False), ('b_hh', 'Tensor?', None, False), ), "lstm_cell", None),
@@ -5238,6 +5351,42 @@ _linalg_cholesky_overloads = (
 def linalg_cholesky(*args, **kwargs):
     """Schema: ``linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor``"""
     return _resolve("linalg_cholesky", _linalg_cholesky_overloads, args, kwargs)
+
+_geqrf_overloads = (
+    _Overload("geqrf", (('input', 'Tensor', _R, False), ), "geqrf", None),
+)
+
+
+def geqrf(*args, **kwargs):
+    """Schema: ``geqrf(Tensor self) -> (Tensor a, Tensor tau)``"""
+    return _resolve("geqrf", _geqrf_overloads, args, kwargs)
+
+_linalg_householder_product_overloads = (
+    _Overload("linalg_householder_product", (('input', 'Tensor', _R, False), ('tau', 'Tensor', _R, False), ), "linalg_householder_product", None),
+)
+
+
+def linalg_householder_product(*args, **kwargs):
+    """Schema: ``linalg_householder_product(Tensor input, Tensor tau) -> Tensor``"""
+    return _resolve("linalg_householder_product", _linalg_householder_product_overloads, args, kwargs)
+
+_orgqr_overloads = (
+    _Overload("orgqr", (('input', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ), "orgqr", None),
+)
+
+
+def orgqr(*args, **kwargs):
+    """Schema: ``orgqr(Tensor self, Tensor input2) -> Tensor``"""
+    return _resolve("orgqr", _orgqr_overloads, args, kwargs)
+
+_ormqr_overloads = (
+    _Overload("ormqr", (('input', 'Tensor', _R, False), ('input2', 'Tensor', _R, False), ('input3', 'Tensor', _R, False), ('left', 'bool', True, False), ('transpose', 'bool', False, False), ), "ormqr", None),
+)
+
+
+def ormqr(*args, **kwargs):
+    """Schema: ``ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor``"""
+    return _resolve("ormqr", _ormqr_overloads, args, kwargs)
 
 _linalg_qr_overloads = (
     _Overload("linalg_qr", (('A', 'Tensor', _R, False), ('mode', 'str', 'reduced', False), ), "linalg_qr", None),
@@ -5568,32 +5717,32 @@ def fft_ifftshift(*args, **kwargs):
     """Schema: ``fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor``"""
     return _resolve("fft_ifftshift", _fft_ifftshift_overloads, args, kwargs)
 
-__fft_r2c_overloads = (
+_ov_fft_r2c_overloads = (
     _Overload("_fft_r2c", (('input', 'Tensor', _R, False), ('dim', 'int[]', _R, False), ('normalization', 'int', _R, False), ('onesided', 'bool', _R, False), ), "_fft_r2c", None),
 )
 
 
 def _fft_r2c(*args, **kwargs):
     """Schema: ``_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor``"""
-    return _resolve("_fft_r2c", __fft_r2c_overloads, args, kwargs)
+    return _resolve("_fft_r2c", _ov_fft_r2c_overloads, args, kwargs)
 
-__fft_c2r_overloads = (
+_ov_fft_c2r_overloads = (
     _Overload("_fft_c2r", (('input', 'Tensor', _R, False), ('dim', 'int[]', _R, False), ('normalization', 'int', _R, False), ('last_dim_size', 'SymInt', _R, False), ), "_fft_c2r", None),
 )
 
 
 def _fft_c2r(*args, **kwargs):
     """Schema: ``_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor``"""
-    return _resolve("_fft_c2r", __fft_c2r_overloads, args, kwargs)
+    return _resolve("_fft_c2r", _ov_fft_c2r_overloads, args, kwargs)
 
-__fft_c2c_overloads = (
+_ov_fft_c2c_overloads = (
     _Overload("_fft_c2c", (('input', 'Tensor', _R, False), ('dim', 'SymInt[]', _R, False), ('normalization', 'int', _R, False), ('forward', 'bool', _R, False), ), "_fft_c2c", None),
 )
 
 
 def _fft_c2c(*args, **kwargs):
     """Schema: ``_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor``"""
-    return _resolve("_fft_c2c", __fft_c2c_overloads, args, kwargs)
+    return _resolve("_fft_c2c", _ov_fft_c2c_overloads, args, kwargs)
 
 _fft_fft_overloads = (
     _Overload("fft_fft", (('input', 'Tensor', _R, False), ('n', 'SymInt?', None, False), ('dim', 'int', -1, False), ('norm', 'str?', None, False), ), "fft_fft", 'fft_fft_out'),
@@ -5819,3 +5968,57 @@ _istft_overloads = (
 def istft(*args, **kwargs):
     """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""
     return _resolve("istft", _istft_overloads, args, kwargs)
+
+_ov_sparse_coo_tensor_with_dims_and_tensors_overloads = (
+    _Overload("_sparse_coo_tensor_with_dims_and_tensors", (('sparse_dim', 'int', _R, False), ('dense_dim', 'int', _R, False), ('size', 'SymInt[]', _R, False), ('indices', 'Tensor', _R, False), ('values', 'Tensor', _R, False), ('is_coalesced', 'bool?', None, True), ), "_sparse_coo_tensor_with_dims_and_tensors", None),
+)
+
+
+def _sparse_coo_tensor_with_dims_and_tensors(*args, **kwargs):
+    """Schema: ``_sparse_coo_tensor_with_dims_and_tensors(int sparse_dim, int dense_dim, SymInt[] size, Tensor indices, Tensor values, *, bool? is_coalesced=None) -> Tensor``"""
+    return _resolve("_sparse_coo_tensor_with_dims_and_tensors", _ov_sparse_coo_tensor_with_dims_and_tensors_overloads, args, kwargs)
+
+_ov_coalesce_overloads = (
+    _Overload("_coalesce", (('input', 'Tensor', _R, False), ), "_coalesce", None),
+)
+
+
+def _coalesce(*args, **kwargs):
+    """Schema: ``_coalesce(Tensor self) -> Tensor``"""
+    return _resolve("_coalesce", _ov_coalesce_overloads, args, kwargs)
+
+_ov_sparse_addmm_overloads = (
+    _Overload("_sparse_addmm", (('input', 'Tensor', _R, False), ('mat1', 'Tensor', _R, False), ('mat2', 'Tensor', _R, False), ('beta', 'Scalar', 1, True), ('alpha', 'Scalar', 1, True), ), "_sparse_addmm", None),
+)
+
+
+def _sparse_addmm(*args, **kwargs):
+    """Schema: ``_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+    return _resolve("_sparse_addmm", _ov_sparse_addmm_overloads, args, kwargs)
+
+_ov_sparse_sum_overloads = (
+    _Overload("_sparse_sum", (('input', 'Tensor', _R, False), ('dim', 'int[1]', _R, False), ), "_sparse_sum_dim", None),
+)
+
+
+def _sparse_sum(*args, **kwargs):
+    """Schema: ``_sparse_sum.dim(Tensor self, int[1] dim) -> Tensor``"""
+    return _resolve("_sparse_sum", _ov_sparse_sum_overloads, args, kwargs)
+
+_ov_sparse_softmax_overloads = (
+    _Overload("_sparse_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('half_to_float', 'bool', _R, False), ), "_sparse_softmax", None),
+)
+
+
+def _sparse_softmax(*args, **kwargs):
+    """Schema: ``_sparse_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
+    return _resolve("_sparse_softmax", _ov_sparse_softmax_overloads, args, kwargs)
+
+_ov_sparse_log_softmax_overloads = (
+    _Overload("_sparse_log_softmax", (('input', 'Tensor', _R, False), ('dim', 'int', _R, False), ('half_to_float', 'bool', _R, False), ), "_sparse_log_softmax", None),
+)
+
+
+def _sparse_log_softmax(*args, **kwargs):
+    """Schema: ``_sparse_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
+    return _resolve("_sparse_log_softmax", _ov_sparse_log_softmax_overloads, args, kwargs)

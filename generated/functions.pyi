@@ -243,6 +243,14 @@ def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``polygamma(int n, Tensor self) -> Tensor``"""
 def mvlgamma(input: Tensor, p: int) -> Tensor:
     """Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
+def _standard_gamma_grad(input: Tensor, output: Tensor) -> Tensor:
+    """Schema: ``_standard_gamma_grad(Tensor self, Tensor output) -> Tensor``"""
+def _dirichlet_grad(x: Tensor, alpha: Tensor, total: Tensor) -> Tensor:
+    """Schema: ``_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor``"""
+def igamma(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``igamma(Tensor self, Tensor other) -> Tensor``"""
+def igammac(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Schema: ``igammac(Tensor self, Tensor other) -> Tensor``"""
 def signbit(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``signbit(Tensor self) -> Tensor``"""
 def hypot(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -554,6 +562,10 @@ def isin(element: int | float | bool, test_elements: Tensor, *, assume_unique: b
     """Schema: ``isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor``"""
 def scalar_tensor(s: int | float | bool, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None) -> Tensor:
     """Schema: ``scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor``"""
+def norm_except_dim(v: Tensor, pow: int = 2, dim: int = 0) -> Tensor:
+    """Schema: ``norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor``"""
+def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
+    """Schema: ``_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor``"""
 def renorm(input: Tensor, p: int | float | bool, dim: int, maxnorm: int | float | bool, *, out: Tensor | None = None) -> Tensor:
     """Schema: ``renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor``"""
 def pdist(input: Tensor, p: float = 2) -> Tensor:
@@ -596,6 +608,9 @@ def where(condition: Tensor, input: Tensor, other: int | float | bool) -> Tensor
 @overload
 def where(condition: Tensor, input: int | float | bool, other: Tensor) -> Tensor:
     """Schema: ``where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor``"""
+@overload
+def where(condition: Tensor, input: int | float | bool, other: int | float | bool) -> Tensor:
+    """Schema: ``where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor``"""
 @overload
 def clamp(input: Tensor, min: Tensor | None = None, max: Tensor | None = None) -> Tensor:
     """Schema: ``clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor``"""
@@ -1217,6 +1232,10 @@ def zero_(input: Tensor) -> Tensor:
     """Schema: ``zero_(Tensor(a!) self) -> Tensor(a!)``"""
 def _to_copy(input: Tensor, *, dtype: dtype | None = None, layout: Any | None = None, device: device | str | int | None = None, pin_memory: bool | None = None, non_blocking: bool = False, memory_format: Any | None = None) -> Tensor:
     """Schema: ``_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor``"""
+def _amp_foreach_non_finite_check_and_unscale_(input: Sequence[Tensor], found_inf: Tensor, inv_scale: Tensor) -> None:
+    """Schema: ``_amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> ()``"""
+def _amp_update_scale_(input: Tensor, growth_tracker: Tensor, found_inf: Tensor, scale_growth_factor: float, scale_backoff_factor: float, growth_interval: int) -> Tensor:
+    """Schema: ``_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker, Tensor found_inf, float scale_growth_factor, float scale_backoff_factor, int growth_interval) -> Tensor(a!)``"""
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """Schema: ``index_select(Tensor self, int dim, Tensor index) -> Tensor``"""
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
@@ -1387,6 +1406,10 @@ def max_pool3d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence
     """Schema: ``max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor``"""
 def avg_pool3d(input: Tensor, kernel_size: Sequence[int] | int, stride: Sequence[int] | int = (), padding: Sequence[int] | int = (0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """Schema: ``avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor``"""
+def fractional_max_pool2d(input: Tensor, kernel_size: Sequence[int] | int, output_size: Sequence[int] | int, random_samples: Tensor) -> tuple[Tensor, Tensor]:
+    """Schema: ``fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor)``"""
+def fractional_max_pool3d(input: Tensor, kernel_size: Sequence[int] | int, output_size: Sequence[int] | int, random_samples: Tensor) -> tuple[Tensor, Tensor]:
+    """Schema: ``fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor)``"""
 def constant_pad_nd(input: Tensor, pad: Sequence[int] | int, value: int | float | bool = 0) -> Tensor:
     """Schema: ``constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor``"""
 def pad(input: Tensor, pad: Sequence[int] | int, mode: str = "constant", value: float | None = None) -> Tensor:
@@ -1529,6 +1552,12 @@ def rnn_relu(input: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bo
 @overload
 def rnn_relu(data: Tensor, batch_sizes: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool) -> tuple[Tensor, Tensor]:
     """Schema: ``rnn_relu.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)``"""
+def geqrf(input: Tensor) -> tuple[Tensor, Tensor]:
+    """Schema: ``geqrf(Tensor self) -> (Tensor a, Tensor tau)``"""
+def orgqr(input: Tensor, input2: Tensor) -> Tensor:
+    """Schema: ``orgqr(Tensor self, Tensor input2) -> Tensor``"""
+def ormqr(input: Tensor, input2: Tensor, input3: Tensor, left: bool = True, transpose: bool = False) -> Tensor:
+    """Schema: ``ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor``"""
 def inverse(input: Tensor) -> Tensor:
     """Schema: ``inverse(Tensor self) -> Tensor``"""
 def det(input: Tensor) -> Tensor:
@@ -1573,3 +1602,15 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
     """Schema: ``stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode='reflect', bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor``"""
 def istft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None, window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None, length: int | None = None, return_complex: bool = False) -> Tensor:
     """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""
+def _sparse_coo_tensor_with_dims_and_tensors(sparse_dim: int, dense_dim: int, size: Sequence[int] | int, indices: Tensor, values: Tensor, *, is_coalesced: bool | None = None) -> Tensor:
+    """Schema: ``_sparse_coo_tensor_with_dims_and_tensors(int sparse_dim, int dense_dim, SymInt[] size, Tensor indices, Tensor values, *, bool? is_coalesced=None) -> Tensor``"""
+def _coalesce(input: Tensor) -> Tensor:
+    """Schema: ``_coalesce(Tensor self) -> Tensor``"""
+def _sparse_addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: int | float | bool = 1, alpha: int | float | bool = 1) -> Tensor:
+    """Schema: ``_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor``"""
+def _sparse_sum(input: Tensor, dim: Sequence[int] | int) -> Tensor:
+    """Schema: ``_sparse_sum.dim(Tensor self, int[1] dim) -> Tensor``"""
+def _sparse_softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    """Schema: ``_sparse_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""
+def _sparse_log_softmax(input: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    """Schema: ``_sparse_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor``"""

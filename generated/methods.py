@@ -470,6 +470,22 @@ _mvlgamma__overloads = (
     _Overload("mvlgamma_", (('p', 'int', _R, False), ), "mvlgamma_", None),
 )
 
+_igamma_overloads = (
+    _Overload("igamma", (('other', 'Tensor', _R, False), ), "igamma", 'igamma_out'),
+)
+
+_igamma__overloads = (
+    _Overload("igamma_", (('other', 'Tensor', _R, False), ), "igamma_", None),
+)
+
+_igammac_overloads = (
+    _Overload("igammac", (('other', 'Tensor', _R, False), ), "igammac", 'igammac_out'),
+)
+
+_igammac__overloads = (
+    _Overload("igammac_", (('other', 'Tensor', _R, False), ), "igammac_", None),
+)
+
 _signbit_overloads = (
     _Overload("signbit", (), "signbit", 'signbit_out'),
 )
@@ -1035,7 +1051,7 @@ _clip__overloads = (
     _Overload("clip_", (('min', 'Scalar?', None, False), ('max', 'Scalar?', None, False), ), "clamp_", None),
 )
 
-__conj_physical_overloads = (
+_ov_conj_physical_overloads = (
     _Overload("_conj_physical", (), "_conj_physical", None),
 )
 
@@ -1771,6 +1787,18 @@ _prelu_overloads = (
     _Overload("prelu", (('weight', 'Tensor', _R, False), ), "prelu", None),
 )
 
+_geqrf_overloads = (
+    _Overload("geqrf", (), "geqrf", None),
+)
+
+_orgqr_overloads = (
+    _Overload("orgqr", (('input2', 'Tensor', _R, False), ), "orgqr", None),
+)
+
+_ormqr_overloads = (
+    _Overload("ormqr", (('input2', 'Tensor', _R, False), ('input3', 'Tensor', _R, False), ('left', 'bool', True, False), ('transpose', 'bool', False, False), ), "ormqr", None),
+)
+
 _inverse_overloads = (
     _Overload("inverse", (), "inverse", None),
 )
@@ -1825,6 +1853,63 @@ _stft_overloads = (
 
 _istft_overloads = (
     _Overload("istft", (('n_fft', 'int', _R, False), ('hop_length', 'int?', None, False), ('win_length', 'int?', None, False), ('window', 'Tensor?', None, False), ('center', 'bool', True, False), ('normalized', 'bool', False, False), ('onesided', 'bool?', None, False), ('length', 'int?', None, False), ('return_complex', 'bool', False, False), ), "istft", None),
+)
+
+_ov_indices_overloads = (
+    _Overload("_indices", (), "_indices", None),
+)
+
+_ov_values_overloads = (
+    _Overload("_values", (), "_values", None),
+)
+
+_indices_overloads = (
+    _Overload("indices", (), "indices", None),
+)
+
+_values_overloads = (
+    _Overload("values", (), "values", None),
+)
+
+_ov_nnz_overloads = (
+    _Overload("_nnz", (), "_nnz", None),
+)
+
+_sparse_dim_overloads = (
+    _Overload("sparse_dim", (), "sparse_dim", None),
+)
+
+_dense_dim_overloads = (
+    _Overload("dense_dim", (), "dense_dim", None),
+)
+
+_is_coalesced_overloads = (
+    _Overload("is_coalesced", (), "is_coalesced", None),
+)
+
+_ov_to_dense_overloads = (
+    _Overload("_to_dense", (('dtype', 'ScalarType?', None, False), ('masked_grad', 'bool?', None, False), ), "_to_dense", None),
+)
+
+_to_dense_overloads = (
+    _Overload("to_dense", (('dtype', 'ScalarType?', None, False), ('masked_grad', 'bool?', None, True), ), "to_dense", None),
+)
+
+_ov_to_sparse_overloads = (
+    _Overload("_to_sparse", (('sparse_dim', 'int', _R, False), ), "_to_sparse_sparse_dim", None),
+)
+
+_to_sparse_overloads = (
+    _Overload("to_sparse", (('sparse_dim', 'int', _R, False), ), "to_sparse_sparse_dim", None),
+    _Overload("to_sparse", (('layout', 'Layout?', None, True), ('blocksize', 'int[1]?', None, True), ('dense_dim', 'int?', None, True), ), "to_sparse", None),
+)
+
+_coalesce_overloads = (
+    _Overload("coalesce", (), "coalesce", None),
+)
+
+_sparse_mask_overloads = (
+    _Overload("sparse_mask", (('mask', 'Tensor', _R, False), ), "sparse_mask", None),
 )
 
 
@@ -2316,6 +2401,22 @@ class TensorMethods:
     def mvlgamma_(self, *args, **kwargs):
         """Schema: ``mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)``"""
         return _resolve("mvlgamma_", _mvlgamma__overloads, args, kwargs, self)
+
+    def igamma(self, *args, **kwargs):
+        """Schema: ``igamma(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("igamma", _igamma_overloads, args, kwargs, self)
+
+    def igamma_(self, *args, **kwargs):
+        """Schema: ``igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("igamma_", _igamma__overloads, args, kwargs, self)
+
+    def igammac(self, *args, **kwargs):
+        """Schema: ``igammac(Tensor self, Tensor other) -> Tensor``"""
+        return _resolve("igammac", _igammac_overloads, args, kwargs, self)
+
+    def igammac_(self, *args, **kwargs):
+        """Schema: ``igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+        return _resolve("igammac_", _igammac__overloads, args, kwargs, self)
 
     def signbit(self, *args, **kwargs):
         """Schema: ``signbit(Tensor self) -> Tensor``"""
@@ -2867,7 +2968,7 @@ class TensorMethods:
 
     def _conj_physical(self, *args, **kwargs):
         """Schema: ``_conj_physical(Tensor self) -> Tensor``"""
-        return _resolve("_conj_physical", __conj_physical_overloads, args, kwargs, self)
+        return _resolve("_conj_physical", _ov_conj_physical_overloads, args, kwargs, self)
 
     def conj_physical(self, *args, **kwargs):
         """Schema: ``conj_physical(Tensor self) -> Tensor``"""
@@ -3571,6 +3672,18 @@ class TensorMethods:
         """Schema: ``prelu(Tensor self, Tensor weight) -> Tensor``"""
         return _resolve("prelu", _prelu_overloads, args, kwargs, self)
 
+    def geqrf(self, *args, **kwargs):
+        """Schema: ``geqrf(Tensor self) -> (Tensor a, Tensor tau)``"""
+        return _resolve("geqrf", _geqrf_overloads, args, kwargs, self)
+
+    def orgqr(self, *args, **kwargs):
+        """Schema: ``orgqr(Tensor self, Tensor input2) -> Tensor``"""
+        return _resolve("orgqr", _orgqr_overloads, args, kwargs, self)
+
+    def ormqr(self, *args, **kwargs):
+        """Schema: ``ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor``"""
+        return _resolve("ormqr", _ormqr_overloads, args, kwargs, self)
+
     def inverse(self, *args, **kwargs):
         """Schema: ``inverse(Tensor self) -> Tensor``"""
         return _resolve("inverse", _inverse_overloads, args, kwargs, self)
@@ -3626,3 +3739,59 @@ class TensorMethods:
     def istft(self, *args, **kwargs):
         """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""
         return _resolve("istft", _istft_overloads, args, kwargs, self)
+
+    def _indices(self, *args, **kwargs):
+        """Schema: ``_indices(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("_indices", _ov_indices_overloads, args, kwargs, self)
+
+    def _values(self, *args, **kwargs):
+        """Schema: ``_values(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("_values", _ov_values_overloads, args, kwargs, self)
+
+    def indices(self, *args, **kwargs):
+        """Schema: ``indices(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("indices", _indices_overloads, args, kwargs, self)
+
+    def values(self, *args, **kwargs):
+        """Schema: ``values(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("values", _values_overloads, args, kwargs, self)
+
+    def _nnz(self, *args, **kwargs):
+        """Schema: ``_nnz(Tensor self) -> int``"""
+        return _resolve("_nnz", _ov_nnz_overloads, args, kwargs, self)
+
+    def sparse_dim(self, *args, **kwargs):
+        """Schema: ``sparse_dim(Tensor self) -> int``"""
+        return _resolve("sparse_dim", _sparse_dim_overloads, args, kwargs, self)
+
+    def dense_dim(self, *args, **kwargs):
+        """Schema: ``dense_dim(Tensor self) -> int``"""
+        return _resolve("dense_dim", _dense_dim_overloads, args, kwargs, self)
+
+    def is_coalesced(self, *args, **kwargs):
+        """Schema: ``is_coalesced(Tensor self) -> bool``"""
+        return _resolve("is_coalesced", _is_coalesced_overloads, args, kwargs, self)
+
+    def _to_dense(self, *args, **kwargs):
+        """Schema: ``_to_dense(Tensor self, ScalarType? dtype=None, bool? masked_grad=None) -> Tensor``"""
+        return _resolve("_to_dense", _ov_to_dense_overloads, args, kwargs, self)
+
+    def to_dense(self, *args, **kwargs):
+        """Schema: ``to_dense(Tensor self, ScalarType? dtype=None, *, bool? masked_grad=None) -> Tensor``"""
+        return _resolve("to_dense", _to_dense_overloads, args, kwargs, self)
+
+    def _to_sparse(self, *args, **kwargs):
+        """Schema: ``_to_sparse.sparse_dim(Tensor self, int sparse_dim) -> Tensor``"""
+        return _resolve("_to_sparse", _ov_to_sparse_overloads, args, kwargs, self)
+
+    def to_sparse(self, *args, **kwargs):
+        """Schema: ``to_sparse.sparse_dim(Tensor self, int sparse_dim) -> Tensor``"""
+        return _resolve("to_sparse", _to_sparse_overloads, args, kwargs, self)
+
+    def coalesce(self, *args, **kwargs):
+        """Schema: ``coalesce(Tensor(a) self) -> Tensor(a)``"""
+        return _resolve("coalesce", _coalesce_overloads, args, kwargs, self)
+
+    def sparse_mask(self, *args, **kwargs):
+        """Schema: ``sparse_mask(Tensor self, Tensor mask) -> Tensor``"""
+        return _resolve("sparse_mask", _sparse_mask_overloads, args, kwargs, self)

@@ -282,6 +282,14 @@ class TensorMethods:
         """Schema: ``mvlgamma(Tensor self, int p) -> Tensor``"""
     def mvlgamma_(self, p: int) -> Tensor:
         """Schema: ``mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)``"""
+    def igamma(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``igamma(Tensor self, Tensor other) -> Tensor``"""
+    def igamma_(self, other: Tensor) -> Tensor:
+        """Schema: ``igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
+    def igammac(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+        """Schema: ``igammac(Tensor self, Tensor other) -> Tensor``"""
+    def igammac_(self, other: Tensor) -> Tensor:
+        """Schema: ``igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)``"""
     def signbit(self, *, out: Tensor | None = None) -> Tensor:
         """Schema: ``signbit(Tensor self) -> Tensor``"""
     def hypot(self, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -1311,6 +1319,12 @@ class TensorMethods:
         """Schema: ``hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor``"""
     def prelu(self, weight: Tensor) -> Tensor:
         """Schema: ``prelu(Tensor self, Tensor weight) -> Tensor``"""
+    def geqrf(self) -> tuple[Tensor, Tensor]:
+        """Schema: ``geqrf(Tensor self) -> (Tensor a, Tensor tau)``"""
+    def orgqr(self, input2: Tensor) -> Tensor:
+        """Schema: ``orgqr(Tensor self, Tensor input2) -> Tensor``"""
+    def ormqr(self, input2: Tensor, input3: Tensor, left: bool = True, transpose: bool = False) -> Tensor:
+        """Schema: ``ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor``"""
     def inverse(self) -> Tensor:
         """Schema: ``inverse(Tensor self) -> Tensor``"""
     def det(self) -> Tensor:
@@ -1339,3 +1353,35 @@ class TensorMethods:
         """Schema: ``stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode='reflect', bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor``"""
     def istft(self, n_fft: int, hop_length: int | None = None, win_length: int | None = None, window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None, length: int | None = None, return_complex: bool = False) -> Tensor:
         """Schema: ``istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor``"""
+    def _indices(self) -> Tensor:
+        """Schema: ``_indices(Tensor(a) self) -> Tensor(a)``"""
+    def _values(self) -> Tensor:
+        """Schema: ``_values(Tensor(a) self) -> Tensor(a)``"""
+    def indices(self) -> Tensor:
+        """Schema: ``indices(Tensor(a) self) -> Tensor(a)``"""
+    def values(self) -> Tensor:
+        """Schema: ``values(Tensor(a) self) -> Tensor(a)``"""
+    def _nnz(self) -> Tensor:
+        """Schema: ``_nnz(Tensor self) -> int``"""
+    def sparse_dim(self) -> Tensor:
+        """Schema: ``sparse_dim(Tensor self) -> int``"""
+    def dense_dim(self) -> Tensor:
+        """Schema: ``dense_dim(Tensor self) -> int``"""
+    def is_coalesced(self) -> Tensor:
+        """Schema: ``is_coalesced(Tensor self) -> bool``"""
+    def _to_dense(self, dtype: dtype | None = None, masked_grad: bool | None = None) -> Tensor:
+        """Schema: ``_to_dense(Tensor self, ScalarType? dtype=None, bool? masked_grad=None) -> Tensor``"""
+    def to_dense(self, dtype: dtype | None = None, *, masked_grad: bool | None = None) -> Tensor:
+        """Schema: ``to_dense(Tensor self, ScalarType? dtype=None, *, bool? masked_grad=None) -> Tensor``"""
+    def _to_sparse(self, sparse_dim: int) -> Tensor:
+        """Schema: ``_to_sparse.sparse_dim(Tensor self, int sparse_dim) -> Tensor``"""
+    @overload
+    def to_sparse(self, sparse_dim: int) -> Tensor:
+        """Schema: ``to_sparse.sparse_dim(Tensor self, int sparse_dim) -> Tensor``"""
+    @overload
+    def to_sparse(self, *, layout: Any | None = None, blocksize: Sequence[int] | int | None = None, dense_dim: int | None = None) -> Tensor:
+        """Schema: ``to_sparse(Tensor self, *, Layout? layout=None, int[1]? blocksize=None, int? dense_dim=None) -> Tensor``"""
+    def coalesce(self) -> Tensor:
+        """Schema: ``coalesce(Tensor(a) self) -> Tensor(a)``"""
+    def sparse_mask(self, mask: Tensor) -> Tensor:
+        """Schema: ``sparse_mask(Tensor self, Tensor mask) -> Tensor``"""

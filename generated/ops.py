@@ -4,6 +4,8 @@
 
 import builtins as _builtins
 
+from yaten._autocast import STATE as _AMP
+from yaten._autocast import call as _autocast
 from yaten._dispatch import Lazy as _Lazy
 from yaten._fp_errors import quiet as _quiet
 from yaten._dispatch import common_device as _common_device
@@ -26,6 +28,10 @@ from yaten.return_types import return_type as _return_type
 
 from . import pointwise_cpu as _pw_cpu
 from .autograd_nodes import *
+from yaten.native.amp import (
+    amp_foreach_non_finite_check_and_unscale_ as _native_amp_foreach_non_finite_check_and_unscale_,
+    amp_update_scale_ as _native_amp_update_scale_,
+)
 from yaten.native.attention import (
     scaled_dot_product_attention as _native_scaled_dot_product_attention,
 )
@@ -163,6 +169,10 @@ from yaten.native.fft import (
     fft_rfft as _native_fft_rfft,
     fft_rfftn as _native_fft_rfftn,
 )
+from yaten.native.fractional_pooling import (
+    fractional_max_pool2d as _native_fractional_max_pool2d,
+    fractional_max_pool3d as _native_fractional_max_pool3d,
+)
 from yaten.native.gated import (
     glu as _native_glu,
     prelu as _native_prelu,
@@ -186,6 +196,7 @@ from yaten.native.indexing import (
     scatter_src as _native_scatter_src,
     scatter_value as _native_scatter_value,
     where_nonzero as _native_where_nonzero,
+    where_scalars as _native_where_scalars,
 )
 from yaten.native.joining import (
     atleast_1d as _native_atleast_1d,
@@ -222,6 +233,7 @@ from yaten.native.linalg import (
     linalg_cross as _native_linalg_cross,
     linalg_diagonal as _native_linalg_diagonal,
     linalg_eigvalsh as _native_linalg_eigvalsh,
+    linalg_householder_product as _native_linalg_householder_product,
     linalg_lstsq as _native_linalg_lstsq,
     linalg_matmul as _native_linalg_matmul,
     linalg_matrix_exp as _native_linalg_matrix_exp,
@@ -239,6 +251,8 @@ from yaten.native.linalg import (
     logdet as _native_logdet,
     matrix_exp as _native_matrix_exp,
     matrix_power as _native_matrix_power,
+    orgqr as _native_orgqr,
+    ormqr as _native_ormqr,
     pinverse as _native_pinverse,
     qr as _native_qr,
     slogdet as _native_slogdet,
@@ -282,9 +296,11 @@ from yaten.native.normalization import (
     group_norm as _native_group_norm,
     instance_norm as _native_instance_norm,
     layer_norm as _native_layer_norm,
+    norm_except_dim as _native_norm_except_dim,
     renorm as _native_renorm,
     renorm_ as _native_renorm_,
     rms_norm as _native_rms_norm,
+    weight_norm as _native_weight_norm,
 )
 from yaten.native.order_statistics import (
     kthvalue as _native_kthvalue,
@@ -418,6 +434,57 @@ from yaten.native.sorting import (
     argsort_stable as _native_argsort_stable,
     msort as _native_msort,
 )
+from yaten.native.sparse_coo import (
+    coalesce as _native_coalesce,
+    dense_dim_sparse as _native_dense_dim_sparse,
+    dense_dim_strided as _native_dense_dim_strided,
+    dense_to_sparse as _native_dense_to_sparse,
+    is_coalesced_sparse as _native_is_coalesced_sparse,
+    is_coalesced_strided as _native_is_coalesced_strided,
+    sparse_clone as _native_sparse_clone,
+    sparse_coalesce as _native_sparse_coalesce,
+    sparse_coo_from_parts as _native_sparse_coo_from_parts,
+    sparse_detach as _native_sparse_detach,
+    sparse_dim_sparse as _native_sparse_dim_sparse,
+    sparse_dim_strided as _native_sparse_dim_strided,
+    sparse_expand as _native_sparse_expand,
+    sparse_indices as _native_sparse_indices,
+    sparse_indices_raw as _native_sparse_indices_raw,
+    sparse_nnz as _native_sparse_nnz,
+    sparse_t as _native_sparse_t,
+    sparse_to_dense as _native_sparse_to_dense,
+    sparse_to_sparse as _native_sparse_to_sparse,
+    sparse_transpose as _native_sparse_transpose,
+    sparse_unsqueeze as _native_sparse_unsqueeze,
+    sparse_values as _native_sparse_values,
+    sparse_values_raw as _native_sparse_values_raw,
+    to_dense as _native_to_dense,
+    to_sparse as _native_to_sparse,
+    to_sparse_dim as _native_to_sparse_dim,
+)
+from yaten.native.sparse_math import (
+    sparse_add as _native_sparse_add,
+    sparse_add_ as _native_sparse_add_,
+    sparse_add_number as _native_sparse_add_number,
+    sparse_addmm as _native_sparse_addmm,
+    sparse_div as _native_sparse_div,
+    sparse_div_ as _native_sparse_div_,
+    sparse_div_scalar as _native_sparse_div_scalar,
+    sparse_log_softmax as _native_sparse_log_softmax,
+    sparse_mask as _native_sparse_mask,
+    sparse_mm as _native_sparse_mm,
+    sparse_mul as _native_sparse_mul,
+    sparse_mul_ as _native_sparse_mul_,
+    sparse_mul_scalar as _native_sparse_mul_scalar,
+    sparse_neg as _native_sparse_neg,
+    sparse_neg_ as _native_sparse_neg_,
+    sparse_softmax as _native_sparse_softmax,
+    sparse_sub as _native_sparse_sub,
+    sparse_sub_ as _native_sparse_sub_,
+    sparse_sum as _native_sparse_sum,
+    sparse_sum_dim as _native_sparse_sum_dim,
+    sparse_sum_dims as _native_sparse_sum_dims,
+)
 from yaten.native.spectral import (
     fft_fftfreq as _native_fft_fftfreq,
     fft_fftshift as _native_fft_fftshift,
@@ -529,6 +596,7 @@ from yaten.kernels.cpu.index import (
     scatter_value_ as _cpu_scatter_value_,
 )
 from yaten.kernels.cpu.lapack import (
+    geqrf as _cpu_geqrf,
     linalg_cholesky as _cpu_linalg_cholesky,
     linalg_cholesky_ex as _cpu_linalg_cholesky_ex,
     linalg_det as _cpu_linalg_det,
@@ -678,6 +746,10 @@ _PW_frac = _PointwiseOp("frac", _pw_cpu.frac_kernel, (0,), (0,), "default", "flo
 _PW_sgn = _PointwiseOp("sgn", _pw_cpu.sgn_kernel, (0,), (0,), "default", "all", None, None, ('cpu',))
 _PW_digamma = _PointwiseOp("digamma", _pw_cpu.digamma_kernel, (0,), (0,), "int_to_float", "all", None, None, ())
 _PW_polygamma = _PointwiseOp("polygamma", _pw_cpu.polygamma_kernel, (1,), (1,), "int_to_float", "all", None, None, ())
+_PW__standard_gamma_grad = _PointwiseOp("_standard_gamma_grad", _pw_cpu._standard_gamma_grad_kernel, (0, 1), (0, 1), "default", "float_double", None, None, ())
+_PW__dirichlet_grad = _PointwiseOp("_dirichlet_grad", _pw_cpu._dirichlet_grad_kernel, (0, 1, 2), (0, 1, 2), "default", "float_double", 1, None, ())
+_PW_igamma = _PointwiseOp("igamma", _pw_cpu.igamma_kernel, (0, 1), (0, 1), "default", "floating", None, None, ())
+_PW_igammac = _PointwiseOp("igammac", _pw_cpu.igammac_kernel, (0, 1), (0, 1), "default", "floating", None, None, ())
 _PW_signbit = _PointwiseOp("signbit", _pw_cpu.signbit_kernel, (0,), (0,), "always_bool", "all", None, None, ())
 _PW_hypot = _PointwiseOp("hypot", _pw_cpu.hypot_kernel, (0, 1), (0, 1), "default", "floating", None, None, ())
 _PW_logaddexp = _PointwiseOp("logaddexp", _pw_cpu.logaddexp_kernel, (0, 1), (0, 1), "default", "floating", None, None, ('cpu',))
@@ -784,6 +856,7 @@ _RT_nll_loss_forward = _return_type("nll_loss_forward", ("output", "total_weight
 _RT_linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
 _RT_linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
 _RT_linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+_RT_geqrf = _return_type("geqrf", ("a", "tau"))
 _RT_linalg_qr = _return_type("linalg_qr", ("Q", "R"))
 _RT_linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
 _RT_linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
@@ -793,9 +866,32 @@ _RT_svd = _return_type("svd", ("U", "S", "V"))
 _RT_qr = _return_type("qr", ("Q", "R"))
 
 # Dispatch tables: device type -> array-level kernel.
+_K_neg = {"SparseCPU": _native_sparse_neg, "SparseCUDA": _native_sparse_neg}
+_K_neg_ = {"SparseCPU": _native_sparse_neg_, "SparseCUDA": _native_sparse_neg_}
+_K_add_Tensor = {"SparseCPU": _native_sparse_add, "SparseCUDA": _native_sparse_add}
+_K_add__Tensor = {"SparseCPU": _native_sparse_add_, "SparseCUDA": _native_sparse_add_}
+_K_add_Scalar = {"SparseCPU": _native_sparse_add_number, "SparseCUDA": _native_sparse_add_number}
+_K_add__Scalar = {"SparseCPU": _native_sparse_add_number, "SparseCUDA": _native_sparse_add_number}
+_K_sub_Tensor = {"SparseCPU": _native_sparse_sub, "SparseCUDA": _native_sparse_sub}
+_K_sub__Tensor = {"SparseCPU": _native_sparse_sub_, "SparseCUDA": _native_sparse_sub_}
+_K_sub_Scalar = {"SparseCPU": _native_sparse_add_number, "SparseCUDA": _native_sparse_add_number}
+_K_sub__Scalar = {"SparseCPU": _native_sparse_add_number, "SparseCUDA": _native_sparse_add_number}
+_K_mul_Tensor = {"SparseCPU": _native_sparse_mul, "SparseCUDA": _native_sparse_mul}
+_K_mul__Tensor = {"SparseCPU": _native_sparse_mul_, "SparseCUDA": _native_sparse_mul_}
+_K_mul_Scalar = {"SparseCPU": _native_sparse_mul_scalar, "SparseCUDA": _native_sparse_mul_scalar}
+_K_mul__Scalar = {"SparseCPU": _native_sparse_mul_, "SparseCUDA": _native_sparse_mul_}
+_K_div_Tensor = {"SparseCPU": _native_sparse_div, "SparseCUDA": _native_sparse_div}
+_K_div__Tensor = {"SparseCPU": _native_sparse_div_, "SparseCUDA": _native_sparse_div_}
+_K_div_Scalar = {"SparseCPU": _native_sparse_div_scalar, "SparseCUDA": _native_sparse_div_scalar}
+_K_div__Scalar = {"SparseCPU": _native_sparse_div_, "SparseCUDA": _native_sparse_div_}
 _K_frexp_Tensor = {"cpu": _quiet(_cpu_frexp), "cuda": _Lazy("yaten.kernels.cuda.float_parts", "frexp")}
-_K_sum = {"cpu": _quiet(_cpu_sum_all), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all")}
-_K_sum_dim_IntList = {"cpu": _quiet(_cpu_sum_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_dim")}
+_K_transpose_int = {"SparseCPU": _native_sparse_transpose, "SparseCUDA": _native_sparse_transpose}
+_K_t = {"SparseCPU": _native_sparse_t, "SparseCUDA": _native_sparse_t}
+_K_expand = {"SparseCPU": _native_sparse_expand, "SparseCUDA": _native_sparse_expand}
+_K_unsqueeze = {"SparseCPU": _native_sparse_unsqueeze, "SparseCUDA": _native_sparse_unsqueeze}
+_K_detach = {"SparseCPU": _native_sparse_detach, "SparseCUDA": _native_sparse_detach}
+_K_sum = {"cpu": _quiet(_cpu_sum_all), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_all"), "SparseCPU": _native_sparse_sum, "SparseCUDA": _native_sparse_sum}
+_K_sum_dim_IntList = {"cpu": _quiet(_cpu_sum_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "sum_dim"), "SparseCPU": _native_sparse_sum_dim, "SparseCUDA": _native_sparse_sum_dim}
 _K_mean = {"cpu": _quiet(_cpu_mean_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "mean_dim")}
 _K_mean_dim = {"cpu": _quiet(_cpu_mean_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "mean_dim")}
 _K_prod = {"cpu": _quiet(_cpu_prod_dim), "cuda": _Lazy("yaten.kernels.cuda.reduce", "prod_dim")}
@@ -828,9 +924,9 @@ _K__softmax = {"cpu": _quiet(_cpu_softmax), "cuda": _Lazy("yaten.kernels.cuda.so
 _K__log_softmax = {"cpu": _quiet(_cpu_log_softmax), "cuda": _Lazy("yaten.kernels.cuda.softmax", "log_softmax")}
 _K__softmax_backward_data = {"cpu": _quiet(_cpu_softmax_backward_data), "cuda": _Lazy("yaten.kernels.cuda.softmax", "softmax_backward_data")}
 _K__log_softmax_backward_data = {"cpu": _quiet(_cpu_log_softmax_backward_data), "cuda": _Lazy("yaten.kernels.cuda.softmax", "log_softmax_backward_data")}
-_K_mm = {"cpu": _quiet(_cpu_mm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "mm")}
+_K_mm = {"cpu": _quiet(_cpu_mm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "mm"), "SparseCPU": _native_sparse_mm, "SparseCUDA": _native_sparse_mm}
 _K_bmm = {"cpu": _quiet(_cpu_bmm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "bmm")}
-_K_addmm = {"cpu": _quiet(_cpu_addmm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "addmm")}
+_K_addmm = {"cpu": _quiet(_cpu_addmm), "cuda": _Lazy("yaten.kernels.cuda.linalg", "addmm"), "SparseCPU": _native_sparse_addmm, "SparseCUDA": _native_sparse_addmm}
 _K_dot = {"cpu": _quiet(_cpu_dot), "cuda": _Lazy("yaten.kernels.cuda.linalg", "dot")}
 _K_mv = {"cpu": _quiet(_cpu_mv), "cuda": _Lazy("yaten.kernels.cuda.linalg", "mv")}
 _K_cat = {"cpu": _quiet(_cpu_cat), "cuda": _Lazy("yaten.kernels.cuda.shape", "cat")}
@@ -839,7 +935,7 @@ _K_roll = {"cpu": _quiet(_cpu_roll), "cuda": _Lazy("yaten.kernels.cuda.shape", "
 _K_tril = {"cpu": _quiet(_cpu_tril), "cuda": _Lazy("yaten.kernels.cuda.shape", "tril")}
 _K_triu = {"cpu": _quiet(_cpu_triu), "cuda": _Lazy("yaten.kernels.cuda.shape", "triu")}
 _K_repeat = {"cpu": _quiet(_cpu_repeat), "cuda": _Lazy("yaten.kernels.cuda.shape", "repeat")}
-_K_clone = {"cpu": _quiet(_cpu_clone), "cuda": _Lazy("yaten.kernels.cuda.copy", "clone")}
+_K_clone = {"cpu": _quiet(_cpu_clone), "cuda": _Lazy("yaten.kernels.cuda.copy", "clone"), "SparseCPU": _native_sparse_clone, "SparseCUDA": _native_sparse_clone}
 _K_fill__Scalar = {"cpu": _quiet(_cpu_fill_), "cuda": _Lazy("yaten.kernels.cuda.copy", "fill_")}
 _K_fill__Tensor = {"cpu": _quiet(_cpu_fill_), "cuda": _Lazy("yaten.kernels.cuda.copy", "fill_")}
 _K_zero_ = {"cpu": _quiet(_cpu_zero_), "cuda": _Lazy("yaten.kernels.cuda.copy", "zero_")}
@@ -881,6 +977,7 @@ _K_linalg_cholesky_ex = {"cpu": _quiet(_cpu_linalg_cholesky_ex)}
 _K_linalg_det = {"cpu": _quiet(_cpu_linalg_det)}
 _K_linalg_slogdet = {"cpu": _quiet(_cpu_linalg_slogdet)}
 _K_linalg_cholesky = {"cpu": _quiet(_cpu_linalg_cholesky)}
+_K_geqrf = {"cpu": _quiet(_cpu_geqrf)}
 _K_linalg_qr = {"cpu": _quiet(_cpu_linalg_qr)}
 _K_linalg_svd = {"cpu": _quiet(_cpu_linalg_svd)}
 _K_linalg_eigh = {"cpu": _quiet(_cpu_linalg_eigh)}
@@ -888,12 +985,31 @@ _K_linalg_solve_triangular = {"cpu": _quiet(_cpu_linalg_solve_triangular)}
 _K__fft_r2c = {"cpu": _quiet(_cpu_fft_r2c)}
 _K__fft_c2r = {"cpu": _quiet(_cpu_fft_c2r)}
 _K__fft_c2c = {"cpu": _quiet(_cpu_fft_c2c)}
+_K__indices = {"SparseCPU": _native_sparse_indices_raw, "SparseCUDA": _native_sparse_indices_raw}
+_K__values = {"SparseCPU": _native_sparse_values_raw, "SparseCUDA": _native_sparse_values_raw}
+_K_indices = {"SparseCPU": _native_sparse_indices, "SparseCUDA": _native_sparse_indices}
+_K_values = {"SparseCPU": _native_sparse_values, "SparseCUDA": _native_sparse_values}
+_K__nnz = {"SparseCPU": _native_sparse_nnz, "SparseCUDA": _native_sparse_nnz}
+_K_sparse_dim = {"SparseCPU": _native_sparse_dim_sparse, "SparseCUDA": _native_sparse_dim_sparse}
+_K_dense_dim = {"SparseCPU": _native_dense_dim_sparse, "SparseCUDA": _native_dense_dim_sparse}
+_K_is_coalesced = {"SparseCPU": _native_is_coalesced_sparse, "SparseCUDA": _native_is_coalesced_sparse}
+_K__to_dense = {"SparseCPU": _native_sparse_to_dense, "SparseCUDA": _native_sparse_to_dense}
+_K__to_sparse_sparse_dim = {"SparseCPU": _native_sparse_to_sparse, "SparseCUDA": _native_sparse_to_sparse}
+_K__coalesce = {"SparseCPU": _native_sparse_coalesce, "SparseCUDA": _native_sparse_coalesce}
+_K__sparse_addmm = {"SparseCPU": _native_sparse_addmm, "SparseCUDA": _native_sparse_addmm}
+_K__sparse_sum_dim = {"SparseCPU": _native_sparse_sum_dims, "SparseCUDA": _native_sparse_sum_dims}
+_K_sparse_mask = {"SparseCPU": _native_sparse_mask, "SparseCUDA": _native_sparse_mask}
+_K__sparse_softmax = {"SparseCPU": _native_sparse_softmax, "SparseCUDA": _native_sparse_softmax}
+_K__sparse_log_softmax = {"SparseCPU": _native_sparse_log_softmax, "SparseCUDA": _native_sparse_log_softmax}
 
 
 def neg(self):
     """neg(Tensor self) -> Tensor"""
     device = self._device
-    result = _wrap(_PW_neg(device, (self._data,)), device)
+    if device.sparse:
+        result = _kernel(_K_neg, device, 'neg')(self=self)
+    else:
+        result = _wrap(_PW_neg(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
         node = NegBackward0()
         _connect(node, (self,))
@@ -910,7 +1026,10 @@ def neg_(self):
     if recording:
         node = NegBackward0()
         _connect(node, (self,))
-    _PW_neg(device, (self._data,), out=self._data)
+    if device.sparse:
+        _kernel(_K_neg_, device, 'neg_')(self=self)
+    else:
+        _PW_neg(device, (self._data,), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -997,6 +1116,8 @@ def sign_out(self, *, out):
 
 def exp(self):
     """exp(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not exp:
+        return _autocast(exp, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_exp(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1033,6 +1154,8 @@ def exp_out(self, *, out):
 
 def expm1(self):
     """expm1(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not expm1:
+        return _autocast(expm1, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_expm1(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1069,6 +1192,8 @@ def expm1_out(self, *, out):
 
 def log(self):
     """log(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not log:
+        return _autocast(log, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_log(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1106,6 +1231,8 @@ def log_out(self, *, out):
 
 def log2(self):
     """log2(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not log2:
+        return _autocast(log2, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_log2(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1143,6 +1270,8 @@ def log2_out(self, *, out):
 
 def log10(self):
     """log10(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not log10:
+        return _autocast(log10, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_log10(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1180,6 +1309,8 @@ def log10_out(self, *, out):
 
 def log1p(self):
     """log1p(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not log1p:
+        return _autocast(log1p, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_log1p(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1253,6 +1384,8 @@ def sqrt_out(self, *, out):
 
 def rsqrt(self):
     """rsqrt(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not rsqrt:
+        return _autocast(rsqrt, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_rsqrt(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1289,6 +1422,8 @@ def rsqrt_out(self, *, out):
 
 def reciprocal(self):
     """reciprocal(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not reciprocal:
+        return _autocast(reciprocal, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_reciprocal(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1399,6 +1534,8 @@ def cos_out(self, *, out):
 
 def tan(self):
     """tan(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not tan:
+        return _autocast(tan, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_tan(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1831,6 +1968,8 @@ def float_power__Tensor(self, exponent):
 
 def erfinv(self):
     """erfinv(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not erfinv:
+        return _autocast(erfinv, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_erfinv(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -1989,6 +2128,8 @@ def isneginf_out(self, *, out):
 
 def asin(self):
     """asin(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not asin:
+        return _autocast(asin, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_asin(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -2026,6 +2167,8 @@ def asin_out(self, *, out):
 
 def acos(self):
     """acos(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not acos:
+        return _autocast(acos, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_acos(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -2063,6 +2206,8 @@ def acos_out(self, *, out):
 
 def sinh(self):
     """sinh(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not sinh:
+        return _autocast(sinh, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_sinh(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -2100,6 +2245,8 @@ def sinh_out(self, *, out):
 
 def cosh(self):
     """cosh(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cosh:
+        return _autocast(cosh, {'cuda': 'fp32'}, {'self': self})
     device = self._device
     result = _wrap(_PW_cosh(device, (self._data,)), device)
     if _GRAD.enabled and self._rg:
@@ -2604,6 +2751,116 @@ def polygamma_out(n, self, *, out):
     if _GRAD.enabled and self._rg:
         _out_of_autograd('polygamma')
     return _write_out('polygamma', out, polygamma(n, self), (self,))
+
+
+def _standard_gamma_grad(self, output):
+    """_standard_gamma_grad(Tensor self, Tensor output) -> Tensor"""
+    device = self._device
+    if output._device is not device:
+        device = _common_device('_standard_gamma_grad', self, output, scalars_from=0)
+    if _GRAD.enabled and output._rg:
+        _not_differentiable('_standard_gamma_grad', 'output')
+    result = _wrap(_PW__standard_gamma_grad(device, (self._data, output._data)), device)
+    if _GRAD.enabled and self._rg:
+        node = StandardGammaGradBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def _dirichlet_grad(x, alpha, total):
+    """_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor"""
+    device = x._device
+    if alpha._device is not device or total._device is not device:
+        device = _common_device('_dirichlet_grad', x, alpha, total, scalars_from=0)
+    result = _wrap(_PW__dirichlet_grad(device, (x._data, alpha._data, total._data)), device)
+    return result
+
+
+def igamma(self, other):
+    """igamma(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('igamma', self, other, scalars_from=0)
+    result = _wrap(_PW_igamma(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = IgammaBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+        _set_history(result, node)
+    return result
+
+
+def igamma_(self, other):
+    """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('igamma_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and other._rg else self
+    if recording:
+        node = IgammaBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_igamma(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def igamma_out(self, other, *, out):
+    """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('igamma')
+    return _write_out('igamma', out, igamma(self, other), (self, other))
+
+
+def igammac(self, other):
+    """igammac(Tensor self, Tensor other) -> Tensor"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('igammac', self, other, scalars_from=0)
+    result = _wrap(_PW_igammac(device, (self._data, other._data)), device)
+    if _GRAD.enabled and (self._rg or other._rg):
+        node = IgammacBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+        _set_history(result, node)
+    return result
+
+
+def igammac_(self, other):
+    """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    device = self._device
+    if other._device is not device:
+        device = _common_device('igammac_', self, other, scalars_from=1)
+    recording = _GRAD.enabled and (self._rg or other._rg)
+    if _GRAD.enabled:
+        _check_inplace(self)
+    _original_self = self.clone() if recording and other._rg else self
+    if recording:
+        node = IgammacBackward0()
+        _connect(node, (self, other))
+        node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
+        node._saved_other_ = _Saved(other, False) if other._rg else _NOT_SAVED
+    _PW_igammac(device, (self._data, other._data), out=self._data)
+    self._vc[0] += 1
+    if recording:
+        _set_inplace_history(self, node)
+    return self
+
+
+def igammac_out(self, other, *, out):
+    """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    if _GRAD.enabled and (self._rg or other._rg):
+        _out_of_autograd('igammac')
+    return _write_out('igammac', out, igammac(self, other), (self, other))
 
 
 def signbit(self):
@@ -3263,7 +3520,10 @@ def add_Tensor(self, other, alpha=1):
     device = self._device
     if other._device is not device:
         device = _common_device('add', self, other, scalars_from=0)
-    result = _wrap(_PW_add_Tensor(device, (self._data, other._data, alpha)), device)
+    if device.sparse:
+        result = _kernel(_K_add_Tensor, device, 'add')(self=self, other=other, alpha=alpha)
+    else:
+        result = _wrap(_PW_add_Tensor(device, (self._data, other._data, alpha)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = AddBackward0()
         _connect(node, (self, other))
@@ -3284,7 +3544,10 @@ def add__Tensor(self, other, alpha=1):
         node = AddBackward0()
         _connect(node, (self, other))
         node._saved_alpha = alpha
-    _PW_add_Tensor(device, (self._data, other._data, alpha), out=self._data)
+    if device.sparse:
+        _kernel(_K_add__Tensor, device, 'add_')(self=self, other=other, alpha=alpha)
+    else:
+        _PW_add_Tensor(device, (self._data, other._data, alpha), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3301,7 +3564,10 @@ def add_out(self, other, alpha=1, *, out):
 def add_Scalar(self, other, alpha=1):
     """add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"""
     device = self._device
-    result = _wrap(_PW_add_Scalar(device, (self._data, other, alpha)), device)
+    if device.sparse:
+        result = _kernel(_K_add_Scalar, device, 'add')(self=self, other=other, alpha=alpha)
+    else:
+        result = _wrap(_PW_add_Scalar(device, (self._data, other, alpha)), device)
     if _GRAD.enabled and self._rg:
         node = AddBackward0()
         _connect(node, (self, None))
@@ -3320,7 +3586,10 @@ def add__Scalar(self, other, alpha=1):
         node = AddBackward0()
         _connect(node, (self, None))
         node._saved_alpha = alpha
-    _PW_add_Scalar(device, (self._data, other, alpha), out=self._data)
+    if device.sparse:
+        _kernel(_K_add__Scalar, device, 'add_')(self=self, other=other, alpha=alpha)
+    else:
+        _PW_add_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3332,7 +3601,10 @@ def sub_Tensor(self, other, alpha=1):
     device = self._device
     if other._device is not device:
         device = _common_device('sub', self, other, scalars_from=0)
-    result = _wrap(_PW_sub_Tensor(device, (self._data, other._data, alpha)), device)
+    if device.sparse:
+        result = _kernel(_K_sub_Tensor, device, 'sub')(self=self, other=other, alpha=alpha)
+    else:
+        result = _wrap(_PW_sub_Tensor(device, (self._data, other._data, alpha)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = SubBackward0()
         _connect(node, (self, other))
@@ -3353,7 +3625,10 @@ def sub__Tensor(self, other, alpha=1):
         node = SubBackward0()
         _connect(node, (self, other))
         node._saved_alpha = alpha
-    _PW_sub_Tensor(device, (self._data, other._data, alpha), out=self._data)
+    if device.sparse:
+        _kernel(_K_sub__Tensor, device, 'sub_')(self=self, other=other, alpha=alpha)
+    else:
+        _PW_sub_Tensor(device, (self._data, other._data, alpha), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3370,7 +3645,10 @@ def sub_out(self, other, alpha=1, *, out):
 def sub_Scalar(self, other, alpha=1):
     """sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"""
     device = self._device
-    result = _wrap(_PW_sub_Scalar(device, (self._data, other, alpha)), device)
+    if device.sparse:
+        result = _kernel(_K_sub_Scalar, device, 'sub')(self=self, other=other, alpha=alpha)
+    else:
+        result = _wrap(_PW_sub_Scalar(device, (self._data, other, alpha)), device)
     if _GRAD.enabled and self._rg:
         node = SubBackward0()
         _connect(node, (self, None))
@@ -3389,7 +3667,10 @@ def sub__Scalar(self, other, alpha=1):
         node = SubBackward0()
         _connect(node, (self, None))
         node._saved_alpha = alpha
-    _PW_sub_Scalar(device, (self._data, other, alpha), out=self._data)
+    if device.sparse:
+        _kernel(_K_sub__Scalar, device, 'sub_')(self=self, other=other, alpha=alpha)
+    else:
+        _PW_sub_Scalar(device, (self._data, other, alpha), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3401,7 +3682,10 @@ def mul_Tensor(self, other):
     device = self._device
     if other._device is not device:
         device = _common_device('mul', self, other, scalars_from=0)
-    result = _wrap(_PW_mul_Tensor(device, (self._data, other._data)), device)
+    if device.sparse:
+        result = _kernel(_K_mul_Tensor, device, 'mul')(self=self, other=other)
+    else:
+        result = _wrap(_PW_mul_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = MulBackward0()
         _connect(node, (self, other))
@@ -3425,7 +3709,10 @@ def mul__Tensor(self, other):
         _connect(node, (self, other))
         node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
         node._saved_other_ = _Saved(other, False) if self._rg else _NOT_SAVED
-    _PW_mul_Tensor(device, (self._data, other._data), out=self._data)
+    if device.sparse:
+        _kernel(_K_mul__Tensor, device, 'mul_')(self=self, other=other)
+    else:
+        _PW_mul_Tensor(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3442,7 +3729,10 @@ def mul_out(self, other, *, out):
 def mul_Scalar(self, other):
     """mul.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
-    result = _wrap(_PW_mul_Scalar(device, (self._data, other)), device)
+    if device.sparse:
+        result = _kernel(_K_mul_Scalar, device, 'mul')(self=self, other=other)
+    else:
+        result = _wrap(_PW_mul_Scalar(device, (self._data, other)), device)
     if _GRAD.enabled and self._rg:
         node = MulBackward0()
         _connect(node, (self, None))
@@ -3463,7 +3753,10 @@ def mul__Scalar(self, other):
         _connect(node, (self, None))
         node._saved_self_ = _NOT_SAVED
         node._saved_other_ = _SavedNumber(other)
-    _PW_mul_Scalar(device, (self._data, other), out=self._data)
+    if device.sparse:
+        _kernel(_K_mul__Scalar, device, 'mul_')(self=self, other=other)
+    else:
+        _PW_mul_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3475,7 +3768,10 @@ def div_Tensor(self, other):
     device = self._device
     if other._device is not device:
         device = _common_device('div', self, other, scalars_from=0)
-    result = _wrap(_PW_div_Tensor(device, (self._data, other._data)), device)
+    if device.sparse:
+        result = _kernel(_K_div_Tensor, device, 'div')(self=self, other=other)
+    else:
+        result = _wrap(_PW_div_Tensor(device, (self._data, other._data)), device)
     if _GRAD.enabled and (self._rg or other._rg):
         node = DivBackward0()
         _connect(node, (self, other))
@@ -3499,7 +3795,10 @@ def div__Tensor(self, other):
         _connect(node, (self, other))
         node._saved_self_ = _Saved(_original_self, False) if other._rg else _NOT_SAVED
         node._saved_other_ = _Saved(other, False)
-    _PW_div_Tensor(device, (self._data, other._data), out=self._data)
+    if device.sparse:
+        _kernel(_K_div__Tensor, device, 'div_')(self=self, other=other)
+    else:
+        _PW_div_Tensor(device, (self._data, other._data), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3516,7 +3815,10 @@ def div_out(self, other, *, out):
 def div_Scalar(self, other):
     """div.Scalar(Tensor self, Scalar other) -> Tensor"""
     device = self._device
-    result = _wrap(_PW_div_Scalar(device, (self._data, other)), device)
+    if device.sparse:
+        result = _kernel(_K_div_Scalar, device, 'div')(self=self, other=other)
+    else:
+        result = _wrap(_PW_div_Scalar(device, (self._data, other)), device)
     if _GRAD.enabled and self._rg:
         node = DivBackward0()
         _connect(node, (self, None))
@@ -3537,7 +3839,10 @@ def div__Scalar(self, other):
         _connect(node, (self, None))
         node._saved_self_ = _NOT_SAVED
         node._saved_other_ = _SavedNumber(other)
-    _PW_div_Scalar(device, (self._data, other), out=self._data)
+    if device.sparse:
+        _kernel(_K_div__Scalar, device, 'div_')(self=self, other=other)
+    else:
+        _PW_div_Scalar(device, (self._data, other), out=self._data)
     self._vc[0] += 1
     if recording:
         _set_inplace_history(self, node)
@@ -3706,6 +4011,8 @@ def fmod__Scalar(self, other):
 
 def pow_Tensor_Tensor(self, exponent):
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
+    if _AMP.active and _AMP.entered is not pow_Tensor_Tensor:
+        return _autocast(pow_Tensor_Tensor, {'cuda': 'fp32'}, {'self': self, 'exponent': exponent})
     device = self._device
     if exponent._device is not device:
         device = _common_device('pow', self, exponent, scalars_from=0)
@@ -3729,6 +4036,8 @@ def pow_Tensor_Tensor_out(self, exponent, *, out):
 
 def pow_Tensor_Scalar(self, exponent):
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"""
+    if _AMP.active and _AMP.entered is not pow_Tensor_Scalar:
+        return _autocast(pow_Tensor_Scalar, {'cuda': 'fp32'}, {'self': self, 'exponent': exponent})
     device = self._device
     result = _wrap(_PW_pow_Tensor_Scalar(device, (self._data, exponent)), device)
     if _GRAD.enabled and self._rg:
@@ -3761,6 +4070,8 @@ def pow__Scalar(self, exponent):
 
 def pow_Scalar(self, exponent):
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor"""
+    if _AMP.active and _AMP.entered is not pow_Scalar:
+        return _autocast(pow_Scalar, {'cuda': 'fp32'}, {'self': self, 'exponent': exponent})
     device = exponent._device
     result = _wrap(_PW_pow_Scalar(device, (self, exponent._data)), device)
     if _GRAD.enabled and exponent._rg:
@@ -3819,6 +4130,8 @@ def minimum_out(self, other, *, out):
 
 def atan2(self, other):
     """atan2(Tensor self, Tensor other) -> Tensor"""
+    if _AMP.active and _AMP.entered is not atan2:
+        return _autocast(atan2, {'cuda': 'promote'}, {'self': self, 'other': other})
     device = self._device
     if other._device is not device:
         device = _common_device('atan2', self, other, scalars_from=0)
@@ -3998,6 +4311,8 @@ def lerp_Tensor(self, end, weight):
 
 def addcmul(self, tensor1, tensor2, value=1):
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not addcmul:
+        return _autocast(addcmul, {'cuda': 'promote'}, {'self': self, 'tensor1': tensor1, 'tensor2': tensor2, 'value': value})
     device = self._device
     if tensor1._device is not device or tensor2._device is not device:
         device = _common_device('addcmul', self, tensor1, tensor2, scalars_from=0)
@@ -4042,6 +4357,8 @@ def addcmul_out(self, tensor1, tensor2, value=1, *, out):
 
 def addcdiv(self, tensor1, tensor2, value=1):
     """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not addcdiv:
+        return _autocast(addcdiv, {'cuda': 'promote'}, {'self': self, 'tensor1': tensor1, 'tensor2': tensor2, 'value': value})
     device = self._device
     if tensor1._device is not device or tensor2._device is not device:
         device = _common_device('addcdiv', self, tensor1, tensor2, scalars_from=0)
@@ -4448,6 +4765,8 @@ def ldexp_out(self, other, *, out):
 
 def dist(self, other, p=2):
     """dist(Tensor self, Tensor other, Scalar p=2) -> Tensor"""
+    if _AMP.active and _AMP.entered is not dist:
+        return _autocast(dist, {'cuda': 'fp32'}, {'self': self, 'other': other, 'p': p})
     return _native_dist(self, other, p)
 
 
@@ -4486,8 +4805,20 @@ def sum_to_size(self, size):
     return _native_sum_to_size(self, size)
 
 
+def norm_except_dim(v, pow=2, dim=0):
+    """norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor"""
+    return _native_norm_except_dim(v, pow, dim)
+
+
+def _weight_norm(v, g, dim=0):
+    """_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor"""
+    return _native_weight_norm(v, g, dim)
+
+
 def renorm(self, p, dim, maxnorm):
     """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor"""
+    if _AMP.active and _AMP.entered is not renorm:
+        return _autocast(renorm, {'cuda': 'fp32'}, {'self': self, 'p': p, 'dim': dim, 'maxnorm': maxnorm})
     return _native_renorm(self, p, dim, maxnorm)
 
 
@@ -4505,6 +4836,8 @@ def renorm_out(self, p, dim, maxnorm, *, out):
 
 def pdist(self, p=2):
     """pdist(Tensor self, float p=2) -> Tensor"""
+    if _AMP.active and _AMP.entered is not pdist:
+        return _autocast(pdist, {'cuda': 'fp32'}, {'self': self, 'p': p})
     return _native_pdist(self, p)
 
 
@@ -4693,6 +5026,11 @@ def where_ScalarSelf(condition, self, other):
     return result
 
 
+def where_Scalar(condition, self, other):
+    """where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor"""
+    return _native_where_scalars(condition, self, other)
+
+
 def where(condition):
     """where(Tensor condition) -> Tensor[]"""
     return _native_where_nonzero(condition)
@@ -4740,6 +5078,8 @@ def view_as_real(self):
 
 def view_as_complex(self):
     """view_as_complex(Tensor(a) self) -> Tensor(a)"""
+    if _AMP.active and _AMP.entered is not view_as_complex:
+        return _autocast(view_as_complex, {'cpu': 'fp32'}, {'self': self})
     result = _native_view_as_complex(self)
     if _GRAD.enabled and self._rg:
         node = ViewAsComplexBackward0()
@@ -4834,6 +5174,8 @@ def complex_out(real, imag, *, out):
 
 def polar(abs, angle):
     """polar(Tensor abs, Tensor angle) -> Tensor"""
+    if _AMP.active and _AMP.entered is not polar:
+        return _autocast(polar, {'cpu': 'fp32'}, {'abs': abs, 'angle': angle})
     result = _native_polar(abs, angle)
     if _GRAD.enabled and (abs._rg or angle._rg):
         node = PolarBackward0()
@@ -4911,7 +5253,11 @@ def as_strided(self, size, stride, storage_offset=None):
 
 def transpose_int(self, dim0, dim1):
     """transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)"""
-    result = _native_transpose(self, dim0, dim1)
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_transpose_int, device, 'transpose')(self=self, dim0=dim0, dim1=dim1)
+    else:
+        result = _native_transpose(self, dim0, dim1)
     if _GRAD.enabled and self._rg:
         node = TransposeBackward0()
         _connect(node, (self,))
@@ -4923,7 +5269,11 @@ def transpose_int(self, dim0, dim1):
 
 def t(self):
     """t(Tensor(a) self) -> Tensor(a)"""
-    result = _native_t(self)
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_t, device, 't')(self=self)
+    else:
+        result = _native_t(self)
     if _GRAD.enabled and self._rg:
         node = TBackward0()
         _connect(node, (self,))
@@ -4944,7 +5294,11 @@ def permute(self, dims):
 
 def expand(self, size, implicit=False):
     """expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)"""
-    result = _native_expand(self, size, implicit)
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_expand, device, 'expand')(self=self, size=size, implicit=implicit)
+    else:
+        result = _native_expand(self, size, implicit)
     if _GRAD.enabled and self._rg:
         node = ExpandBackward0()
         _connect(node, (self,))
@@ -4988,7 +5342,11 @@ def squeeze_dims(self, dim):
 
 def unsqueeze(self, dim):
     """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""
-    result = _native_unsqueeze(self, dim)
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_unsqueeze, device, 'unsqueeze')(self=self, dim=dim)
+    else:
+        result = _native_unsqueeze(self, dim)
     if _GRAD.enabled and self._rg:
         node = UnsqueezeBackward0()
         _connect(node, (self,))
@@ -5074,7 +5432,11 @@ def unbind_int(self, dim=0):
 
 def detach(self):
     """detach(Tensor(a) self) -> Tensor(a)"""
-    result = _native_detach(self)
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_detach, device, 'detach')(self=self)
+    else:
+        result = _native_detach(self)
     return result
 
 
@@ -5290,6 +5652,8 @@ def diag(self, diagonal=0):
 
 def trace(self):
     """trace(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not trace:
+        return _autocast(trace, {'cpu': 'fp32'}, {'self': self})
     return _native_trace(self)
 
 
@@ -5500,6 +5864,8 @@ def index_copy_(self, dim, index, source):
 
 def index_copy(self, dim, index, source):
     """index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor"""
+    if _AMP.active and _AMP.entered is not index_copy:
+        return _autocast(index_copy, {'cpu': 'promote'}, {'self': self, 'dim': dim, 'index': index, 'source': source})
     return _native_index_copy(self, dim, index, source)
 
 
@@ -5560,11 +5926,15 @@ def put(self, index, source, accumulate=False):
 
 def einsum(equation, tensors, path=None):
     """einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not einsum:
+        return _autocast(einsum, {'cuda': 'lower_precision_fp'}, {'equation': equation, 'tensors': tensors, 'path': path})
     return _native_einsum(equation, tensors, path)
 
 
 def tensordot(self, other, dims_self, dims_other):
     """tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor"""
+    if _AMP.active and _AMP.entered is not tensordot:
+        return _autocast(tensordot, {'cuda': 'promote'}, {'self': self, 'other': other, 'dims_self': dims_self, 'dims_other': dims_other})
     return _native_tensordot(self, other, dims_self, dims_other)
 
 
@@ -5575,6 +5945,8 @@ def inner(self, other):
 
 def vdot(self, other):
     """vdot(Tensor self, Tensor other) -> Tensor"""
+    if _AMP.active and _AMP.entered is not vdot:
+        return _autocast(vdot, {'cuda': 'promote'}, {'self': self, 'other': other})
     return _native_vdot(self, other)
 
 
@@ -5585,6 +5957,8 @@ def kron(self, other):
 
 def addmv(self, mat, vec, beta=1, alpha=1):
     """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not addmv:
+        return _autocast(addmv, {'cuda': 'lower_precision_fp'}, {'self': self, 'mat': mat, 'vec': vec, 'beta': beta, 'alpha': alpha})
     return _native_addmv(self, mat, vec, beta, alpha)
 
 
@@ -5595,6 +5969,8 @@ def addmv_(self, mat, vec, beta=1, alpha=1):
 
 def addr(self, vec1, vec2, beta=1, alpha=1):
     """addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not addr:
+        return _autocast(addr, {'cuda': 'lower_precision_fp'}, {'self': self, 'vec1': vec1, 'vec2': vec2, 'beta': beta, 'alpha': alpha})
     return _native_addr(self, vec1, vec2, beta, alpha)
 
 
@@ -5605,6 +5981,8 @@ def addr_(self, vec1, vec2, beta=1, alpha=1):
 
 def baddbmm(self, batch1, batch2, beta=1, alpha=1):
     """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not baddbmm:
+        return _autocast(baddbmm, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'self': self, 'batch1': batch1, 'batch2': batch2, 'beta': beta, 'alpha': alpha})
     return _native_baddbmm(self, batch1, batch2, beta, alpha)
 
 
@@ -5615,6 +5993,8 @@ def baddbmm_(self, batch1, batch2, beta=1, alpha=1):
 
 def addbmm(self, batch1, batch2, beta=1, alpha=1):
     """addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not addbmm:
+        return _autocast(addbmm, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'self': self, 'batch1': batch1, 'batch2': batch2, 'beta': beta, 'alpha': alpha})
     return _native_addbmm(self, batch1, batch2, beta, alpha)
 
 
@@ -5625,23 +6005,34 @@ def addbmm_(self, batch1, batch2, beta=1, alpha=1):
 
 def chain_matmul(matrices):
     """chain_matmul(Tensor[] matrices) -> Tensor"""
+    if _AMP.active and _AMP.entered is not chain_matmul:
+        return _autocast(chain_matmul, {'cuda': 'lower_precision_fp'}, {'matrices': matrices})
     return _native_chain_matmul(matrices)
 
 
 def cross(self, other, dim=None):
     """cross(Tensor self, Tensor other, int? dim=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cross:
+        return _autocast(cross, {'cuda': 'promote'}, {'self': self, 'other': other, 'dim': dim})
     return _native_cross(self, other, dim)
 
 
 def cdist(x1, x2, p=2, compute_mode=None):
     """cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cdist:
+        return _autocast(cdist, {'cpu': 'fp32', 'cuda': 'fp32'}, {'x1': x1, 'x2': x2, 'p': p, 'compute_mode': compute_mode})
     return _native_cdist(x1, x2, p, compute_mode)
 
 
 def sum(self, dtype=None):
     """sum(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not sum:
+        return _autocast(sum, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dtype': dtype})
     device = self._device
-    result = _wrap(_kernel(_K_sum, device, 'sum')(self=self._data, dtype=None if dtype is None else dtype.np), device)
+    if device.sparse:
+        result = _kernel(_K_sum, device, 'sum')(self=self, dtype=dtype)
+    else:
+        result = _wrap(_kernel(_K_sum, device, 'sum')(self=self._data, dtype=None if dtype is None else dtype.np), device)
     if _GRAD.enabled and self._rg:
         node = SumBackward0()
         _connect(node, (self,))
@@ -5652,8 +6043,13 @@ def sum(self, dtype=None):
 
 def sum_dim_IntList(self, dim, keepdim=False, dtype=None):
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not sum_dim_IntList:
+        return _autocast(sum_dim_IntList, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     device = self._device
-    result = _wrap(_kernel(_K_sum_dim_IntList, device, 'sum')(self=self._data, dim=dim, keepdim=keepdim, dtype=None if dtype is None else dtype.np), device)
+    if device.sparse:
+        result = _kernel(_K_sum_dim_IntList, device, 'sum')(self=self, dim=dim, keepdim=keepdim, dtype=dtype)
+    else:
+        result = _wrap(_kernel(_K_sum_dim_IntList, device, 'sum')(self=self._data, dim=dim, keepdim=keepdim, dtype=None if dtype is None else dtype.np), device)
     if _GRAD.enabled and self._rg:
         node = SumBackward1()
         _connect(node, (self,))
@@ -5692,6 +6088,8 @@ def mean_dim(self, dim, keepdim=False, dtype=None):
 
 def prod(self, dtype=None):
     """prod(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not prod:
+        return _autocast(prod, {'cpu': 'fp32', 'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dtype': dtype})
     device = self._device
     result = _wrap(_kernel(_K_prod, device, 'prod')(self=self._data, dtype=None if dtype is None else dtype.np), device)
     if _GRAD.enabled and self._rg:
@@ -5705,6 +6103,8 @@ def prod(self, dtype=None):
 
 def prod_dim_int(self, dim, keepdim=False, dtype=None):
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not prod_dim_int:
+        return _autocast(prod_dim_int, {'cpu': 'fp32', 'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     device = self._device
     result = _wrap(_kernel(_K_prod_dim_int, device, 'prod')(self=self._data, dim=dim, keepdim=keepdim, dtype=None if dtype is None else dtype.np), device)
     if _GRAD.enabled and self._rg:
@@ -5925,6 +6325,8 @@ def std_correction(self, dim=None, correction=None, keepdim=False):
 
 def logsumexp(self, dim, keepdim=False):
     """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not logsumexp:
+        return _autocast(logsumexp, {'cuda': 'fp32'}, {'self': self, 'dim': dim, 'keepdim': keepdim})
     device = self._device
     result = _wrap(_kernel(_K_logsumexp, device, 'logsumexp')(self=self._data, dim=dim, keepdim=keepdim), device)
     if _GRAD.enabled and self._rg:
@@ -5954,6 +6356,8 @@ def any_dims(self, dim=None, keepdim=False):
 
 def norm_Scalar(self, p=2):
     """norm.Scalar(Tensor self, Scalar p=2) -> Tensor"""
+    if _AMP.active and _AMP.entered is not norm_Scalar:
+        return _autocast(norm_Scalar, {'cuda': 'fp32'}, {'self': self, 'p': p})
     device = self._device
     result = _wrap(_kernel(_K_norm_Scalar, device, 'norm')(self=self._data, p=p), device)
     if _GRAD.enabled and self._rg:
@@ -5968,6 +6372,8 @@ def norm_Scalar(self, p=2):
 
 def norm_ScalarOpt_dim(self, p, dim, keepdim=False):
     """norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not norm_ScalarOpt_dim:
+        return _autocast(norm_ScalarOpt_dim, {'cuda': 'fp32'}, {'self': self, 'p': p, 'dim': dim, 'keepdim': keepdim})
     device = self._device
     result = _wrap(_kernel(_K_norm_ScalarOpt_dim, device, 'norm')(self=self._data, p=p, dim=dim, keepdim=keepdim), device)
     if _GRAD.enabled and self._rg:
@@ -5989,6 +6395,8 @@ def norm_str(self, p="fro", dim=None, keepdim=False):
 
 def cumsum(self, dim, dtype=None):
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cumsum:
+        return _autocast(cumsum, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dim': dim, 'dtype': dtype})
     device = self._device
     result = _wrap(_kernel(_K_cumsum, device, 'cumsum')(self=self._data, dim=dim, dtype=None if dtype is None else dtype.np), device)
     if _GRAD.enabled and self._rg:
@@ -6013,6 +6421,8 @@ def cumsum_(self, dim, dtype=None):
 
 def cumprod(self, dim, dtype=None):
     """cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cumprod:
+        return _autocast(cumprod, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dim': dim, 'dtype': dtype})
     device = self._device
     result = _wrap(_kernel(_K_cumprod, device, 'cumprod')(self=self._data, dim=dim, dtype=None if dtype is None else dtype.np), device)
     if _GRAD.enabled and self._rg:
@@ -6191,6 +6601,8 @@ def mode(self, dim=-1, keepdim=False):
 
 def quantile(self, q, dim=None, keepdim=False, interpolation='linear'):
     """quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    if _AMP.active and _AMP.entered is not quantile:
+        return _autocast(quantile, {'cpu': 'fp32'}, {'self': self, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
     return _native_quantile(self, q, dim, keepdim, interpolation)
 
 
@@ -6203,6 +6615,8 @@ def quantile_out(self, q, dim=None, keepdim=False, interpolation='linear', *, ou
 
 def quantile_scalar(self, q, dim=None, keepdim=False, interpolation='linear'):
     """quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    if _AMP.active and _AMP.entered is not quantile_scalar:
+        return _autocast(quantile_scalar, {'cpu': 'fp32'}, {'self': self, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
     return _native_quantile(self, q, dim, keepdim, interpolation)
 
 
@@ -6215,6 +6629,8 @@ def quantile_scalar_out(self, q, dim=None, keepdim=False, interpolation='linear'
 
 def nanquantile(self, q, dim=None, keepdim=False, interpolation='linear'):
     """nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    if _AMP.active and _AMP.entered is not nanquantile:
+        return _autocast(nanquantile, {'cpu': 'fp32'}, {'self': self, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
     return _native_nanquantile(self, q, dim, keepdim, interpolation)
 
 
@@ -6227,6 +6643,8 @@ def nanquantile_out(self, q, dim=None, keepdim=False, interpolation='linear', *,
 
 def nanquantile_scalar(self, q, dim=None, keepdim=False, interpolation='linear'):
     """nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor"""
+    if _AMP.active and _AMP.entered is not nanquantile_scalar:
+        return _autocast(nanquantile_scalar, {'cpu': 'fp32'}, {'self': self, 'q': q, 'dim': dim, 'keepdim': keepdim, 'interpolation': interpolation})
     return _native_nanquantile(self, q, dim, keepdim, interpolation)
 
 
@@ -6460,20 +6878,29 @@ def any_dim(self, dim, keepdim=False):
 
 def softmax_int(self, dim, dtype=None):
     """softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not softmax_int:
+        return _autocast(softmax_int, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dim': dim, 'dtype': dtype})
     return _native_softmax(self, dim, dtype)
 
 
 def log_softmax_int(self, dim, dtype=None):
     """log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not log_softmax_int:
+        return _autocast(log_softmax_int, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'dim': dim, 'dtype': dtype})
     return _native_log_softmax(self, dim, dtype)
 
 
 def mm(self, mat2):
     """mm(Tensor self, Tensor mat2) -> Tensor"""
+    if _AMP.active and _AMP.entered is not mm:
+        return _autocast(mm, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'self': self, 'mat2': mat2})
     device = self._device
     if mat2._device is not device:
         device = _common_device('mm', self, mat2)
-    result = _wrap(_kernel(_K_mm, device, 'mm')(self=self._data, mat2=mat2._data), device)
+    if device.sparse:
+        result = _kernel(_K_mm, device, 'mm')(self=self, mat2=mat2)
+    else:
+        result = _wrap(_kernel(_K_mm, device, 'mm')(self=self._data, mat2=mat2._data), device)
     if _GRAD.enabled and (self._rg or mat2._rg):
         node = MmBackward0()
         _connect(node, (self, mat2))
@@ -6485,6 +6912,8 @@ def mm(self, mat2):
 
 def bmm(self, mat2):
     """bmm(Tensor self, Tensor mat2) -> Tensor"""
+    if _AMP.active and _AMP.entered is not bmm:
+        return _autocast(bmm, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'self': self, 'mat2': mat2})
     device = self._device
     if mat2._device is not device:
         device = _common_device('bmm', self, mat2)
@@ -6500,10 +6929,15 @@ def bmm(self, mat2):
 
 def addmm(self, mat1, mat2, beta=1, alpha=1):
     """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not addmm:
+        return _autocast(addmm, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'self': self, 'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha})
     device = self._device
     if mat1._device is not device or mat2._device is not device:
         device = _common_device('addmm', self, mat1, mat2)
-    result = _wrap(_kernel(_K_addmm, device, 'addmm')(self=self._data, mat1=mat1._data, mat2=mat2._data, beta=beta, alpha=alpha), device)
+    if device.sparse:
+        result = _kernel(_K_addmm, device, 'addmm')(self=self, mat1=mat1, mat2=mat2, beta=beta, alpha=alpha)
+    else:
+        result = _wrap(_kernel(_K_addmm, device, 'addmm')(self=self._data, mat1=mat1._data, mat2=mat2._data, beta=beta, alpha=alpha), device)
     if _GRAD.enabled and (self._rg or mat1._rg or mat2._rg):
         node = AddmmBackward0()
         _connect(node, (self, mat1, mat2))
@@ -6517,6 +6951,8 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
 
 def dot(self, tensor):
     """dot(Tensor self, Tensor tensor) -> Tensor"""
+    if _AMP.active and _AMP.entered is not dot:
+        return _autocast(dot, {'cuda': 'promote'}, {'self': self, 'tensor': tensor})
     device = self._device
     if tensor._device is not device:
         device = _common_device('dot', self, tensor)
@@ -6532,6 +6968,8 @@ def dot(self, tensor):
 
 def mv(self, vec):
     """mv(Tensor self, Tensor vec) -> Tensor"""
+    if _AMP.active and _AMP.entered is not mv:
+        return _autocast(mv, {'cuda': 'lower_precision_fp'}, {'self': self, 'vec': vec})
     device = self._device
     if vec._device is not device:
         device = _common_device('mv', self, vec)
@@ -6547,6 +6985,8 @@ def mv(self, vec):
 
 def matmul(self, other):
     """matmul(Tensor self, Tensor other) -> Tensor"""
+    if _AMP.active and _AMP.entered is not matmul:
+        return _autocast(matmul, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'self': self, 'other': other})
     return _native_matmul(self, other)
 
 
@@ -6562,11 +7002,15 @@ def outer(self, vec2):
 
 def linear(input, weight, bias=None):
     """linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linear:
+        return _autocast(linear, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias})
     return _native_linear(input, weight, bias)
 
 
 def cat(tensors, dim=0):
     """cat(Tensor[] tensors, int dim=0) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cat:
+        return _autocast(cat, {'cpu': 'promote'}, {'tensors': tensors, 'dim': dim})
     device = _common_device('cat', *tensors)
     result = _wrap(_kernel(_K_cat, device, 'cat')(tensors=[t._data for t in tensors], dim=dim), device)
     if _GRAD.enabled and _builtins.any(t is not None and t._rg for t in tensors):
@@ -6678,7 +7122,10 @@ def repeat(self, repeats):
 def clone(self, memory_format=None):
     """clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"""
     device = self._device
-    result = _wrap(_kernel(_K_clone, device, 'clone')(self=self._data, memory_format=None if memory_format is None else memory_format.name), device)
+    if device.sparse:
+        result = _kernel(_K_clone, device, 'clone')(self=self, memory_format=memory_format)
+    else:
+        result = _wrap(_kernel(_K_clone, device, 'clone')(self=self._data, memory_format=None if memory_format is None else memory_format.name), device)
     if _GRAD.enabled and self._rg:
         node = CloneBackward0()
         _connect(node, (self,))
@@ -6688,6 +7135,8 @@ def clone(self, memory_format=None):
 
 def stack(tensors, dim=0):
     """stack(Tensor[] tensors, int dim=0) -> Tensor"""
+    if _AMP.active and _AMP.entered is not stack:
+        return _autocast(stack, {'cpu': 'promote'}, {'tensors': tensors, 'dim': dim})
     return _native_stack(tensors, dim)
 
 
@@ -6780,6 +7229,16 @@ def _to_copy(self, dtype=None, layout=None, device=None, pin_memory=None, non_bl
         node._saved_self_ = _Saved(self, False)
         _set_history(result, node)
     return result
+
+
+def _amp_foreach_non_finite_check_and_unscale_(self, found_inf, inv_scale):
+    """_amp_foreach_non_finite_check_and_unscale_(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor inv_scale) -> ()"""
+    return _native_amp_foreach_non_finite_check_and_unscale_(self, found_inf, inv_scale)
+
+
+def _amp_update_scale_(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval):
+    """_amp_update_scale_(Tensor(a!) self, Tensor(b!) growth_tracker, Tensor found_inf, float scale_growth_factor, float scale_backoff_factor, int growth_interval) -> Tensor(a!)"""
+    return _native_amp_update_scale_(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval)
 
 
 def index_select(self, dim, index):
@@ -6983,6 +7442,8 @@ def scatter_value(self, dim, index, value):
 
 def scatter_add(self, dim, index, src):
     """scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"""
+    if _AMP.active and _AMP.entered is not scatter_add:
+        return _autocast(scatter_add, {'cuda': 'promote'}, {'self': self, 'dim': dim, 'index': index, 'src': src})
     return _native_scatter_add(self, dim, index, src)
 
 
@@ -6998,6 +7459,8 @@ def masked_fill_Tensor(self, mask, value):
 
 def index_put(self, indices, values, accumulate=False):
     """index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not index_put:
+        return _autocast(index_put, {'cuda': 'promote'}, {'self': self, 'indices': indices, 'values': values, 'accumulate': accumulate})
     return _native_index_put(self, indices, values, accumulate)
 
 
@@ -7098,6 +7561,8 @@ def elu_out(self, alpha=1, *, out):
 
 def softplus(self, beta=1, threshold=20):
     """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor"""
+    if _AMP.active and _AMP.entered is not softplus:
+        return _autocast(softplus, {'cuda': 'fp32'}, {'self': self, 'beta': beta, 'threshold': threshold})
     device = self._device
     result = _wrap(_PW_softplus(device, (self._data, beta, threshold)), device)
     if _GRAD.enabled and self._rg:
@@ -7443,6 +7908,8 @@ def dropout_(self, p, train):
 
 def bilinear(input1, input2, weight, bias=None):
     """bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not bilinear:
+        return _autocast(bilinear, {'cuda': 'promote'}, {'input1': input1, 'input2': input2, 'weight': weight, 'bias': bias})
     return _native_bilinear(input1, input2, weight, bias)
 
 
@@ -7456,6 +7923,7 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
         node._saved_indices_ = _Saved(indices, False)
         node._saved_padding_idx = padding_idx
         node._saved_scale_grad_by_freq = scale_grad_by_freq
+        node._saved_sparse = sparse
         _set_history(result, node)
     return result
 
@@ -7467,26 +7935,36 @@ def one_hot(self, num_classes=-1):
 
 def mse_loss(self, target, reduction=1):
     """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not mse_loss:
+        return _autocast(mse_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'reduction': reduction})
     return _native_mse_loss(self, target, reduction)
 
 
 def l1_loss(self, target, reduction=1):
     """l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not l1_loss:
+        return _autocast(l1_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'reduction': reduction})
     return _native_l1_loss(self, target, reduction)
 
 
 def smooth_l1_loss(self, target, reduction=1, beta=1.0):
     """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor"""
+    if _AMP.active and _AMP.entered is not smooth_l1_loss:
+        return _autocast(smooth_l1_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'reduction': reduction, 'beta': beta})
     return _native_smooth_l1_loss(self, target, reduction, beta)
 
 
 def huber_loss(self, target, reduction=1, delta=1.0):
     """huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor"""
+    if _AMP.active and _AMP.entered is not huber_loss:
+        return _autocast(huber_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'reduction': reduction, 'delta': delta})
     return _native_huber_loss(self, target, reduction, delta)
 
 
 def nll_loss(self, target, weight=None, reduction=1, ignore_index=-100):
     """nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor"""
+    if _AMP.active and _AMP.entered is not nll_loss:
+        return _autocast(nll_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'weight': weight, 'reduction': reduction, 'ignore_index': ignore_index})
     return _native_nll_loss(self, target, weight, reduction, ignore_index)
 
 
@@ -7532,6 +8010,8 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 
 def binary_cross_entropy(self, target, weight=None, reduction=1):
     """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not binary_cross_entropy:
+        return _autocast(binary_cross_entropy, {'cpu': 'fp32', 'cuda': 'banned'}, {'self': self, 'target': target, 'weight': weight, 'reduction': reduction})
     if _GRAD.enabled and (weight is not None and weight._rg):
         _not_differentiable('binary_cross_entropy', 'weight')
     result = _native_binary_cross_entropy(self, target, weight, reduction)
@@ -7548,16 +8028,22 @@ def binary_cross_entropy(self, target, weight=None, reduction=1):
 
 def binary_cross_entropy_with_logits(self, target, weight=None, pos_weight=None, reduction=1):
     """binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not binary_cross_entropy_with_logits:
+        return _autocast(binary_cross_entropy_with_logits, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'weight': weight, 'pos_weight': pos_weight, 'reduction': reduction})
     return _native_binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction)
 
 
 def kl_div(self, target, reduction=1, log_target=False):
     """kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not kl_div:
+        return _autocast(kl_div, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'reduction': reduction, 'log_target': log_target})
     return _native_kl_div(self, target, reduction, log_target)
 
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor"""
+    if _AMP.active and _AMP.entered is not convolution:
+        return _autocast(convolution, {'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'transposed': transposed, 'output_padding': output_padding, 'groups': groups})
     device = _common_device('convolution', input, weight, bias)
     result = _wrap(_kernel(_K_convolution, device, 'convolution')(input=input._data, weight=weight._data, bias=None if bias is None else bias._data, stride=stride, padding=padding, dilation=dilation, transposed=transposed, output_padding=output_padding, groups=groups), device)
     if _GRAD.enabled and (input._rg or weight._rg or (bias is not None and bias._rg)):
@@ -7605,46 +8091,64 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
 
 def conv1d(input, weight, bias=None, stride=(1), padding=(0), dilation=(1), groups=1):
     """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv1d:
+        return _autocast(conv1d, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
     return _native_conv1d(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv1d_padding(input, weight, bias=None, stride=(1), padding="valid", dilation=(1), groups=1):
     """conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv1d_padding:
+        return _autocast(conv1d_padding, {'cpu': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
     return _native_conv1d_padding(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv2d(input, weight, bias=None, stride=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1):
     """conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv2d:
+        return _autocast(conv2d, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
     return _native_conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv2d_padding(input, weight, bias=None, stride=(1, 1), padding="valid", dilation=(1, 1), groups=1):
     """conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv2d_padding:
+        return _autocast(conv2d_padding, {'cpu': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
     return _native_conv2d_padding(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv_transpose1d(input, weight, bias=None, stride=(1), padding=(0), output_padding=(0), groups=1, dilation=(1)):
     """conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv_transpose1d:
+        return _autocast(conv_transpose1d, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
     return _native_conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
 def conv_transpose2d_input(input, weight, bias=None, stride=(1, 1), padding=(0, 0), output_padding=(0, 0), groups=1, dilation=(1, 1)):
     """conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv_transpose2d_input:
+        return _autocast(conv_transpose2d_input, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
     return _native_conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
 def conv3d(input, weight, bias=None, stride=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), groups=1):
     """conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv3d:
+        return _autocast(conv3d, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
     return _native_conv3d(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv3d_padding(input, weight, bias=None, stride=(1, 1, 1), padding="valid", dilation=(1, 1, 1), groups=1):
     """conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv3d_padding:
+        return _autocast(conv3d_padding, {'cpu': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
     return _native_conv3d_padding(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv_transpose3d_input(input, weight, bias=None, stride=(1, 1, 1), padding=(0, 0, 0), output_padding=(0, 0, 0), groups=1, dilation=(1, 1, 1)):
     """conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not conv_transpose3d_input:
+        return _autocast(conv_transpose3d_input, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'output_padding': output_padding, 'groups': groups, 'dilation': dilation})
     return _native_conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 
@@ -7775,6 +8279,8 @@ def adaptive_avg_pool1d(self, output_size):
 
 def adaptive_avg_pool3d(self, output_size):
     """adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor"""
+    if _AMP.active and _AMP.entered is not adaptive_avg_pool3d:
+        return _autocast(adaptive_avg_pool3d, {'cpu': 'fp32'}, {'self': self, 'output_size': output_size})
     return _native_adaptive_avg_pool3d(self, output_size)
 
 
@@ -7790,6 +8296,8 @@ def adaptive_max_pool2d(self, output_size):
 
 def adaptive_max_pool3d(self, output_size):
     """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)"""
+    if _AMP.active and _AMP.entered is not adaptive_max_pool3d:
+        return _autocast(adaptive_max_pool3d, {'cpu': 'fp32'}, {'self': self, 'output_size': output_size})
     return _native_adaptive_max_pool3d(self, output_size)
 
 
@@ -7800,12 +8308,30 @@ def max_pool3d_with_indices(self, kernel_size, stride=(), padding=(0, 0, 0), dil
 
 def max_pool3d(self, kernel_size, stride=(), padding=(0, 0, 0), dilation=(1, 1, 1), ceil_mode=False):
     """max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not max_pool3d:
+        return _autocast(max_pool3d, {'cpu': 'fp32'}, {'self': self, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
     return _native_max_pool3d(self, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def avg_pool3d(self, kernel_size, stride=(), padding=(0, 0, 0), ceil_mode=False, count_include_pad=True, divisor_override=None):
     """avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not avg_pool3d:
+        return _autocast(avg_pool3d, {'cpu': 'fp32'}, {'self': self, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'ceil_mode': ceil_mode, 'count_include_pad': count_include_pad, 'divisor_override': divisor_override})
     return _native_avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def fractional_max_pool2d(self, kernel_size, output_size, random_samples):
+    """fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor)"""
+    if _AMP.active and _AMP.entered is not fractional_max_pool2d:
+        return _autocast(fractional_max_pool2d, {'cpu': 'fp32'}, {'self': self, 'kernel_size': kernel_size, 'output_size': output_size, 'random_samples': random_samples})
+    return _native_fractional_max_pool2d(self, kernel_size, output_size, random_samples)
+
+
+def fractional_max_pool3d(self, kernel_size, output_size, random_samples):
+    """fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor)"""
+    if _AMP.active and _AMP.entered is not fractional_max_pool3d:
+        return _autocast(fractional_max_pool3d, {'cpu': 'fp32'}, {'self': self, 'kernel_size': kernel_size, 'output_size': output_size, 'random_samples': random_samples})
+    return _native_fractional_max_pool3d(self, kernel_size, output_size, random_samples)
 
 
 def constant_pad_nd(self, pad, value=0):
@@ -7820,51 +8346,71 @@ def pad(self, pad, mode="constant", value=None):
 
 def upsample_nearest1d_vec(input, output_size, scale_factors):
     """upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not upsample_nearest1d_vec:
+        return _autocast(upsample_nearest1d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
     return _native_upsample_nearest1d(input, output_size, scale_factors)
 
 
 def upsample_nearest2d_vec(input, output_size, scale_factors):
     """upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not upsample_nearest2d_vec:
+        return _autocast(upsample_nearest2d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
     return _native_upsample_nearest2d(input, output_size, scale_factors)
 
 
 def upsample_nearest3d_vec(input, output_size, scale_factors):
     """upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not upsample_nearest3d_vec:
+        return _autocast(upsample_nearest3d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
     return _native_upsample_nearest3d(input, output_size, scale_factors)
 
 
 def _upsample_nearest_exact1d_vec(input, output_size, scale_factors):
     """_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not _upsample_nearest_exact1d_vec:
+        return _autocast(_upsample_nearest_exact1d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
     return _native_upsample_nearest_exact1d(input, output_size, scale_factors)
 
 
 def _upsample_nearest_exact2d_vec(input, output_size, scale_factors):
     """_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not _upsample_nearest_exact2d_vec:
+        return _autocast(_upsample_nearest_exact2d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
     return _native_upsample_nearest_exact2d(input, output_size, scale_factors)
 
 
 def _upsample_nearest_exact3d_vec(input, output_size, scale_factors):
     """_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not _upsample_nearest_exact3d_vec:
+        return _autocast(_upsample_nearest_exact3d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'scale_factors': scale_factors})
     return _native_upsample_nearest_exact3d(input, output_size, scale_factors)
 
 
 def upsample_linear1d_vec(input, output_size, align_corners, scale_factors):
     """upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not upsample_linear1d_vec:
+        return _autocast(upsample_linear1d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
     return _native_upsample_linear1d(input, output_size, align_corners, scale_factors)
 
 
 def upsample_bilinear2d_vec(input, output_size, align_corners, scale_factors):
     """upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not upsample_bilinear2d_vec:
+        return _autocast(upsample_bilinear2d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
     return _native_upsample_bilinear2d(input, output_size, align_corners, scale_factors)
 
 
 def upsample_trilinear3d_vec(input, output_size, align_corners, scale_factors):
     """upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not upsample_trilinear3d_vec:
+        return _autocast(upsample_trilinear3d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
     return _native_upsample_trilinear3d(input, output_size, align_corners, scale_factors)
 
 
 def upsample_bicubic2d_vec(input, output_size, align_corners, scale_factors):
     """upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not upsample_bicubic2d_vec:
+        return _autocast(upsample_bicubic2d_vec, {'cuda': 'fp32'}, {'input': input, 'output_size': output_size, 'align_corners': align_corners, 'scale_factors': scale_factors})
     return _native_upsample_bicubic2d(input, output_size, align_corners, scale_factors)
 
 
@@ -7895,11 +8441,15 @@ def affine_grid_generator(theta, size, align_corners):
 
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor"""
+    if _AMP.active and _AMP.entered is not grid_sampler:
+        return _autocast(grid_sampler, {'cpu': 'fp32', 'cuda': 'promote'}, {'input': input, 'grid': grid, 'interpolation_mode': interpolation_mode, 'padding_mode': padding_mode, 'align_corners': align_corners})
     return _native_grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-08):
     """cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cosine_similarity:
+        return _autocast(cosine_similarity, {'cuda': 'fp32'}, {'x1': x1, 'x2': x2, 'dim': dim, 'eps': eps})
     return _native_cosine_similarity(x1, x2, dim, eps)
 
 
@@ -7915,6 +8465,8 @@ def glu(self, dim=-1):
 
 def prelu(self, weight):
     """prelu(Tensor self, Tensor weight) -> Tensor"""
+    if _AMP.active and _AMP.entered is not prelu:
+        return _autocast(prelu, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'self': self, 'weight': weight})
     return _native_prelu(self, weight)
 
 
@@ -7950,51 +8502,71 @@ def feature_alpha_dropout_(self, p, train):
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
     """margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not margin_ranking_loss:
+        return _autocast(margin_ranking_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'input1': input1, 'input2': input2, 'target': target, 'margin': margin, 'reduction': reduction})
     return _native_margin_ranking_loss(input1, input2, target, margin, reduction)
 
 
 def hinge_embedding_loss(self, target, margin=1.0, reduction=1):
     """hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not hinge_embedding_loss:
+        return _autocast(hinge_embedding_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'margin': margin, 'reduction': reduction})
     return _native_hinge_embedding_loss(self, target, margin, reduction)
 
 
 def soft_margin_loss(self, target, reduction=1):
     """soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not soft_margin_loss:
+        return _autocast(soft_margin_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'reduction': reduction})
     return _native_soft_margin_loss(self, target, reduction)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
     """cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cosine_embedding_loss:
+        return _autocast(cosine_embedding_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'input1': input1, 'input2': input2, 'target': target, 'margin': margin, 'reduction': reduction})
     return _native_cosine_embedding_loss(input1, input2, target, margin, reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=1):
     """triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not triplet_margin_loss:
+        return _autocast(triplet_margin_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'anchor': anchor, 'positive': positive, 'negative': negative, 'margin': margin, 'p': p, 'eps': eps, 'swap': swap, 'reduction': reduction})
     return _native_triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction)
 
 
 def poisson_nll_loss(input, target, log_input, full, eps, reduction):
     """poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor"""
+    if _AMP.active and _AMP.entered is not poisson_nll_loss:
+        return _autocast(poisson_nll_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'input': input, 'target': target, 'log_input': log_input, 'full': full, 'eps': eps, 'reduction': reduction})
     return _native_poisson_nll_loss(input, target, log_input, full, eps, reduction)
 
 
 def multi_margin_loss(self, target, p=1, margin=1, weight=None, reduction=1):
     """multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not multi_margin_loss:
+        return _autocast(multi_margin_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'p': p, 'margin': margin, 'weight': weight, 'reduction': reduction})
     return _native_multi_margin_loss(self, target, p, margin, weight, reduction)
 
 
 def multilabel_margin_loss(self, target, reduction=1):
     """multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor"""
+    if _AMP.active and _AMP.entered is not multilabel_margin_loss:
+        return _autocast(multilabel_margin_loss, {'cpu': 'fp32', 'cuda': 'fp32'}, {'self': self, 'target': target, 'reduction': reduction})
     return _native_multilabel_margin_loss(self, target, reduction)
 
 
 def ctc_loss_IntList(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
     """ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not ctc_loss_IntList:
+        return _autocast(ctc_loss_IntList, {'cpu': 'fp32'}, {'log_probs': log_probs, 'targets': targets, 'input_lengths': input_lengths, 'target_lengths': target_lengths, 'blank': blank, 'reduction': reduction, 'zero_infinity': zero_infinity})
     return _native_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
 
 
 def ctc_loss_Tensor(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
     """ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not ctc_loss_Tensor:
+        return _autocast(ctc_loss_Tensor, {'cpu': 'fp32'}, {'log_probs': log_probs, 'targets': targets, 'input_lengths': input_lengths, 'target_lengths': target_lengths, 'blank': blank, 'reduction': reduction, 'zero_infinity': zero_infinity})
     return _native_ctc_loss_tensor_lengths(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
 
 
@@ -8032,6 +8604,8 @@ def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, 
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)"""
+    if _AMP.active and _AMP.entered is not native_layer_norm:
+        return _autocast(native_layer_norm, {'cuda': 'fp32'}, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'bias': bias, 'eps': eps})
     device = _common_device('native_layer_norm', input, weight, bias)
     result = tuple(_wrap(r, device) for r in _kernel(_K_native_layer_norm, device, 'native_layer_norm')(input=input._data, normalized_shape=normalized_shape, weight=None if weight is None else weight._data, bias=None if bias is None else bias._data, eps=eps))
     if _GRAD.enabled and (input._rg or (weight is not None and weight._rg) or (bias is not None and bias._rg)):
@@ -8095,11 +8669,15 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
     """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor"""
+    if _AMP.active and _AMP.entered is not layer_norm:
+        return _autocast(layer_norm, {'cuda': 'fp32'}, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'bias': bias, 'eps': eps, 'cudnn_enable': cudnn_enable})
     return _native_layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
     """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor"""
+    if _AMP.active and _AMP.entered is not group_norm:
+        return _autocast(group_norm, {'cuda': 'fp32'}, {'input': input, 'num_groups': num_groups, 'weight': weight, 'bias': bias, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
     return _native_group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
 
 
@@ -8110,16 +8688,22 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not rms_norm:
+        return _autocast(rms_norm, {'cuda': 'fp32'}, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'eps': eps})
     return _native_rms_norm(input, normalized_shape, weight, eps)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
     """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not scaled_dot_product_attention:
+        return _autocast(scaled_dot_product_attention, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'query': query, 'key': key, 'value': value, 'attn_mask': attn_mask, 'dropout_p': dropout_p, 'is_causal': is_causal, 'scale': scale, 'enable_gqa': enable_gqa})
     return _native_scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
 
 
 def _thnn_fused_lstm_cell(input_gates, hidden_gates, cx, input_bias=None, hidden_bias=None):
     """_thnn_fused_lstm_cell(Tensor input_gates, Tensor hidden_gates, Tensor cx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor, Tensor)"""
+    if _AMP.active and _AMP.entered is not _thnn_fused_lstm_cell:
+        return _autocast(_thnn_fused_lstm_cell, {'cuda': 'lower_precision_fp'}, {'input_gates': input_gates, 'hidden_gates': hidden_gates, 'cx': cx, 'input_bias': input_bias, 'hidden_bias': hidden_bias})
     device = _common_device('_thnn_fused_lstm_cell', input_gates, hidden_gates, cx, input_bias, hidden_bias)
     result = tuple(_wrap(r, device) for r in _kernel(_K__thnn_fused_lstm_cell, device, '_thnn_fused_lstm_cell')(input_gates=input_gates._data, hidden_gates=hidden_gates._data, cx=cx._data, input_bias=None if input_bias is None else input_bias._data, hidden_bias=None if hidden_bias is None else hidden_bias._data))
     if _GRAD.enabled and (input_gates._rg or hidden_gates._rg or cx._rg or (input_bias is not None and input_bias._rg) or (hidden_bias is not None and hidden_bias._rg)):
@@ -8148,6 +8732,8 @@ def _thnn_fused_lstm_cell_backward_impl(grad_hy, grad_cy, cx, cy, workspace, has
 
 def _thnn_fused_gru_cell(input_gates, hidden_gates, hx, input_bias=None, hidden_bias=None):
     """_thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? input_bias=None, Tensor? hidden_bias=None) -> (Tensor, Tensor)"""
+    if _AMP.active and _AMP.entered is not _thnn_fused_gru_cell:
+        return _autocast(_thnn_fused_gru_cell, {'cuda': 'lower_precision_fp'}, {'input_gates': input_gates, 'hidden_gates': hidden_gates, 'hx': hx, 'input_bias': input_bias, 'hidden_bias': hidden_bias})
     device = _common_device('_thnn_fused_gru_cell', input_gates, hidden_gates, hx, input_bias, hidden_bias)
     result = tuple(_wrap(r, device) for r in _kernel(_K__thnn_fused_gru_cell, device, '_thnn_fused_gru_cell')(input_gates=input_gates._data, hidden_gates=hidden_gates._data, hx=hx._data, input_bias=None if input_bias is None else input_bias._data, hidden_bias=None if hidden_bias is None else hidden_bias._data))
     if _GRAD.enabled and (input_gates._rg or hidden_gates._rg or hx._rg or (input_bias is not None and input_bias._rg) or (hidden_bias is not None and hidden_bias._rg)):
@@ -8176,21 +8762,29 @@ def _thnn_fused_gru_cell_backward(grad_hy, workspace, has_bias):
 
 def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)"""
+    if _AMP.active and _AMP.entered is not lstm_cell:
+        return _autocast(lstm_cell, {'cuda': 'lower_precision_fp'}, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
     return _native_lstm_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not gru_cell:
+        return _autocast(gru_cell, {'cuda': 'lower_precision_fp'}, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
     return _native_gru_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not rnn_tanh_cell:
+        return _autocast(rnn_tanh_cell, {'cuda': 'lower_precision_fp'}, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
     return _native_rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not rnn_relu_cell:
+        return _autocast(rnn_relu_cell, {'cuda': 'lower_precision_fp'}, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
     return _native_rnn_relu_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
@@ -8236,6 +8830,8 @@ def rnn_relu_data(data, batch_sizes, hx, params, has_biases, num_layers, dropout
 
 def linalg_solve(A, B, left=True):
     """linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_solve:
+        return _autocast(linalg_solve, {'cpu': 'fp32'}, {'A': A, 'B': B, 'left': left})
     device = A._device
     if B._device is not device:
         device = _common_device('linalg_solve', A, B)
@@ -8253,6 +8849,8 @@ def linalg_solve(A, B, left=True):
 
 def linalg_inv(A):
     """linalg_inv(Tensor A) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_inv:
+        return _autocast(linalg_inv, {'cpu': 'fp32'}, {'A': A})
     device = A._device
     result = _wrap(_kernel(_K_linalg_inv, device, 'linalg_inv')(A=A._data), device)
     if _GRAD.enabled and A._rg:
@@ -8265,6 +8863,8 @@ def linalg_inv(A):
 
 def linalg_inv_ex(A, check_errors=False):
     """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)"""
+    if _AMP.active and _AMP.entered is not linalg_inv_ex:
+        return _autocast(linalg_inv_ex, {'cpu': 'fp32'}, {'A': A, 'check_errors': check_errors})
     device = A._device
     result = _RT_linalg_inv_ex(*(_wrap(r, device) for r in _kernel(_K_linalg_inv_ex, device, 'linalg_inv_ex')(A=A._data, check_errors=check_errors)))
     if _GRAD.enabled and A._rg:
@@ -8279,6 +8879,8 @@ def linalg_inv_ex(A, check_errors=False):
 
 def linalg_cholesky_ex(self, upper=False, check_errors=False):
     """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)"""
+    if _AMP.active and _AMP.entered is not linalg_cholesky_ex:
+        return _autocast(linalg_cholesky_ex, {'cpu': 'fp32'}, {'self': self, 'upper': upper, 'check_errors': check_errors})
     device = self._device
     result = _RT_linalg_cholesky_ex(*(_wrap(r, device) for r in _kernel(_K_linalg_cholesky_ex, device, 'linalg_cholesky_ex')(self=self._data, upper=upper, check_errors=check_errors)))
     if _GRAD.enabled and self._rg:
@@ -8322,6 +8924,8 @@ def linalg_slogdet(A):
 
 def linalg_cholesky(self, upper=False):
     """linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_cholesky:
+        return _autocast(linalg_cholesky, {'cpu': 'fp32'}, {'self': self, 'upper': upper})
     device = self._device
     result = _wrap(_kernel(_K_linalg_cholesky, device, 'linalg_cholesky')(self=self._data, upper=upper), device)
     if _GRAD.enabled and self._rg:
@@ -8333,8 +8937,47 @@ def linalg_cholesky(self, upper=False):
     return result
 
 
+def geqrf(self):
+    """geqrf(Tensor self) -> (Tensor a, Tensor tau)"""
+    if _AMP.active and _AMP.entered is not geqrf:
+        return _autocast(geqrf, {'cpu': 'fp32'}, {'self': self})
+    device = self._device
+    result = _RT_geqrf(*(_wrap(r, device) for r in _kernel(_K_geqrf, device, 'geqrf')(self=self._data)))
+    if _GRAD.enabled and self._rg:
+        node = GeqrfBackward0()
+        _connect(node, (self,))
+        node._num_outputs = 2
+        node._output_meta = [_Meta(r) for r in result]
+        _set_history(result[0], node, 0)
+        _set_history(result[1], node, 1)
+    return result
+
+
+def linalg_householder_product(input, tau):
+    """linalg_householder_product(Tensor input, Tensor tau) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_householder_product:
+        return _autocast(linalg_householder_product, {'cpu': 'fp32'}, {'input': input, 'tau': tau})
+    return _native_linalg_householder_product(input, tau)
+
+
+def orgqr(self, input2):
+    """orgqr(Tensor self, Tensor input2) -> Tensor"""
+    if _AMP.active and _AMP.entered is not orgqr:
+        return _autocast(orgqr, {'cpu': 'fp32'}, {'self': self, 'input2': input2})
+    return _native_orgqr(self, input2)
+
+
+def ormqr(self, input2, input3, left=True, transpose=False):
+    """ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not ormqr:
+        return _autocast(ormqr, {'cpu': 'fp32'}, {'self': self, 'input2': input2, 'input3': input3, 'left': left, 'transpose': transpose})
+    return _native_ormqr(self, input2, input3, left, transpose)
+
+
 def linalg_qr(A, mode='reduced'):
     """linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)"""
+    if _AMP.active and _AMP.entered is not linalg_qr:
+        return _autocast(linalg_qr, {'cpu': 'fp32'}, {'A': A, 'mode': mode})
     device = A._device
     result = _RT_linalg_qr(*(_wrap(r, device) for r in _kernel(_K_linalg_qr, device, 'linalg_qr')(A=A._data, mode=mode)))
     if _GRAD.enabled and A._rg:
@@ -8352,6 +8995,8 @@ def linalg_qr(A, mode='reduced'):
 
 def linalg_svd(A, full_matrices=True, driver=None):
     """linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)"""
+    if _AMP.active and _AMP.entered is not linalg_svd:
+        return _autocast(linalg_svd, {'cpu': 'fp32'}, {'A': A, 'full_matrices': full_matrices, 'driver': driver})
     device = A._device
     result = _RT_linalg_svd(*(_wrap(r, device) for r in _kernel(_K_linalg_svd, device, 'linalg_svd')(A=A._data, full_matrices=full_matrices, driver=driver)))
     if _GRAD.enabled and A._rg:
@@ -8371,6 +9016,8 @@ def linalg_svd(A, full_matrices=True, driver=None):
 
 def linalg_eigh(self, UPLO="L"):
     """linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)"""
+    if _AMP.active and _AMP.entered is not linalg_eigh:
+        return _autocast(linalg_eigh, {'cpu': 'fp32'}, {'self': self, 'UPLO': UPLO})
     device = self._device
     result = _RT_linalg_eigh(*(_wrap(r, device) for r in _kernel(_K_linalg_eigh, device, 'linalg_eigh')(self=self._data, UPLO=UPLO)))
     if _GRAD.enabled and self._rg:
@@ -8405,26 +9052,36 @@ def linalg_solve_triangular(self, B, upper, left=True, unitriangular=False):
 
 def linalg_svdvals(A, driver=None):
     """linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_svdvals:
+        return _autocast(linalg_svdvals, {'cpu': 'fp32'}, {'A': A, 'driver': driver})
     return _native_linalg_svdvals(A, driver)
 
 
 def linalg_eigvalsh(self, UPLO="L"):
     """linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_eigvalsh:
+        return _autocast(linalg_eigvalsh, {'cpu': 'fp32'}, {'self': self, 'UPLO': UPLO})
     return _native_linalg_eigvalsh(self, UPLO)
 
 
 def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None):
     """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_vector_norm:
+        return _autocast(linalg_vector_norm, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return _native_linalg_vector_norm(self, ord, dim, keepdim, dtype)
 
 
 def linalg_matrix_norm(self, ord, dim=(-2,-1), keepdim=False, dtype=None):
     """linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_matrix_norm:
+        return _autocast(linalg_matrix_norm, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return _native_linalg_matrix_norm(self, ord, dim, keepdim, dtype)
 
 
 def linalg_matrix_norm_str_ord(self, ord='fro', dim=(-2,-1), keepdim=False, dtype=None):
     """linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_matrix_norm_str_ord:
+        return _autocast(linalg_matrix_norm_str_ord, {'cuda': 'fp32_set_opt_dtype'}, {'self': self, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return _native_linalg_matrix_norm(self, ord, dim, keepdim, dtype)
 
 
@@ -8460,11 +9117,15 @@ def linalg_matrix_exp(self):
 
 def linalg_multi_dot(tensors):
     """linalg_multi_dot(Tensor[] tensors) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_multi_dot:
+        return _autocast(linalg_multi_dot, {'cuda': 'lower_precision_fp'}, {'tensors': tensors})
     return _native_linalg_multi_dot(tensors)
 
 
 def linalg_lstsq(self, b, rcond=None, driver=None):
     """linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)"""
+    if _AMP.active and _AMP.entered is not linalg_lstsq:
+        return _autocast(linalg_lstsq, {'cpu': 'fp32'}, {'self': self, 'b': b, 'rcond': rcond, 'driver': driver})
     return _native_linalg_lstsq(self, b, rcond, driver)
 
 
@@ -8475,26 +9136,36 @@ def linalg_cross(self, other, dim=-1):
 
 def linalg_matrix_rank_atol_rtol_float(self, atol=None, rtol=None, hermitian=False):
     """linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_matrix_rank_atol_rtol_float:
+        return _autocast(linalg_matrix_rank_atol_rtol_float, {'cpu': 'fp32'}, {'self': self, 'atol': atol, 'rtol': rtol, 'hermitian': hermitian})
     return _native_linalg_matrix_rank(self, atol, rtol, hermitian)
 
 
 def linalg_matrix_rank(self, tol, hermitian=False):
     """linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_matrix_rank:
+        return _autocast(linalg_matrix_rank, {'cpu': 'fp32'}, {'self': self, 'tol': tol, 'hermitian': hermitian})
     return _native_linalg_matrix_rank_tol(self, tol, hermitian)
 
 
 def linalg_cond(self, p=None):
     """linalg_cond(Tensor self, Scalar? p=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_cond:
+        return _autocast(linalg_cond, {'cpu': 'fp32'}, {'self': self, 'p': p})
     return _native_linalg_cond(self, p)
 
 
 def linalg_cond_p_str(self, p):
     """linalg_cond.p_str(Tensor self, str p) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_cond_p_str:
+        return _autocast(linalg_cond_p_str, {'cpu': 'fp32'}, {'self': self, 'p': p})
     return _native_linalg_cond(self, p)
 
 
 def linalg_vecdot(x, y, dim=-1):
     """linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor"""
+    if _AMP.active and _AMP.entered is not linalg_vecdot:
+        return _autocast(linalg_vecdot, {'cpu': 'lower_precision_fp', 'cuda': 'lower_precision_fp'}, {'x': x, 'y': y, 'dim': dim})
     return _native_linalg_vecdot(x, y, dim)
 
 
@@ -8510,6 +9181,8 @@ def linalg_diagonal(A, offset=0, dim1=-2, dim2=-1):
 
 def inverse(self):
     """inverse(Tensor self) -> Tensor"""
+    if _AMP.active and _AMP.entered is not inverse:
+        return _autocast(inverse, {'cpu': 'fp32'}, {'self': self})
     return _native_inverse(self)
 
 
@@ -8530,21 +9203,29 @@ def slogdet(self):
 
 def svd(self, some=True, compute_uv=True):
     """svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)"""
+    if _AMP.active and _AMP.entered is not svd:
+        return _autocast(svd, {'cpu': 'fp32'}, {'self': self, 'some': some, 'compute_uv': compute_uv})
     return _native_svd(self, some, compute_uv)
 
 
 def cholesky(self, upper=False):
     """cholesky(Tensor self, bool upper=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cholesky:
+        return _autocast(cholesky, {'cpu': 'fp32'}, {'self': self, 'upper': upper})
     return _native_cholesky(self, upper)
 
 
 def qr(self, some=True):
     """qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)"""
+    if _AMP.active and _AMP.entered is not qr:
+        return _autocast(qr, {'cpu': 'fp32'}, {'self': self, 'some': some})
     return _native_qr(self, some)
 
 
 def pinverse(self, rcond=1e-15):
     """pinverse(Tensor self, float rcond=1e-15) -> Tensor"""
+    if _AMP.active and _AMP.entered is not pinverse:
+        return _autocast(pinverse, {'cpu': 'fp32'}, {'self': self, 'rcond': rcond})
     return _native_pinverse(self, rcond)
 
 
@@ -8560,11 +9241,15 @@ def matrix_exp(self):
 
 def cholesky_solve(self, input2, upper=False):
     """cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cholesky_solve:
+        return _autocast(cholesky_solve, {'cpu': 'fp32'}, {'self': self, 'input2': input2, 'upper': upper})
     return _native_cholesky_solve(self, input2, upper)
 
 
 def cholesky_inverse(self, upper=False):
     """cholesky_inverse(Tensor self, bool upper=False) -> Tensor"""
+    if _AMP.active and _AMP.entered is not cholesky_inverse:
+        return _autocast(cholesky_inverse, {'cpu': 'fp32'}, {'self': self, 'upper': upper})
     return _native_cholesky_inverse(self, upper)
 
 
@@ -8632,6 +9317,8 @@ def _fft_c2c(self, dim, normalization, forward):
 
 def fft_fft(self, n=None, dim=-1, norm=None):
     """fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_fft:
+        return _autocast(fft_fft, {'cpu': 'fp32'}, {'self': self, 'n': n, 'dim': dim, 'norm': norm})
     return _native_fft_fft(self, n, dim, norm)
 
 
@@ -8644,6 +9331,8 @@ def fft_fft_out(self, n=None, dim=-1, norm=None, *, out):
 
 def fft_ifft(self, n=None, dim=-1, norm=None):
     """fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_ifft:
+        return _autocast(fft_ifft, {'cpu': 'fp32'}, {'self': self, 'n': n, 'dim': dim, 'norm': norm})
     return _native_fft_ifft(self, n, dim, norm)
 
 
@@ -8656,6 +9345,8 @@ def fft_ifft_out(self, n=None, dim=-1, norm=None, *, out):
 
 def fft_rfft(self, n=None, dim=-1, norm=None):
     """fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_rfft:
+        return _autocast(fft_rfft, {'cpu': 'fp32'}, {'self': self, 'n': n, 'dim': dim, 'norm': norm})
     return _native_fft_rfft(self, n, dim, norm)
 
 
@@ -8668,6 +9359,8 @@ def fft_rfft_out(self, n=None, dim=-1, norm=None, *, out):
 
 def fft_irfft(self, n=None, dim=-1, norm=None):
     """fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_irfft:
+        return _autocast(fft_irfft, {'cpu': 'fp32'}, {'self': self, 'n': n, 'dim': dim, 'norm': norm})
     return _native_fft_irfft(self, n, dim, norm)
 
 
@@ -8680,6 +9373,8 @@ def fft_irfft_out(self, n=None, dim=-1, norm=None, *, out):
 
 def fft_hfft(self, n=None, dim=-1, norm=None):
     """fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_hfft:
+        return _autocast(fft_hfft, {'cpu': 'fp32'}, {'self': self, 'n': n, 'dim': dim, 'norm': norm})
     return _native_fft_hfft(self, n, dim, norm)
 
 
@@ -8692,6 +9387,8 @@ def fft_hfft_out(self, n=None, dim=-1, norm=None, *, out):
 
 def fft_ihfft(self, n=None, dim=-1, norm=None):
     """fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_ihfft:
+        return _autocast(fft_ihfft, {'cpu': 'fp32'}, {'self': self, 'n': n, 'dim': dim, 'norm': norm})
     return _native_fft_ihfft(self, n, dim, norm)
 
 
@@ -8704,6 +9401,8 @@ def fft_ihfft_out(self, n=None, dim=-1, norm=None, *, out):
 
 def fft_fft2(self, s=None, dim=(-2,-1), norm=None):
     """fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_fft2:
+        return _autocast(fft_fft2, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_fftn(self, s, dim, norm)
 
 
@@ -8716,6 +9415,8 @@ def fft_fft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
 
 def fft_fftn(self, s=None, dim=None, norm=None):
     """fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_fftn:
+        return _autocast(fft_fftn, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_fftn(self, s, dim, norm)
 
 
@@ -8728,6 +9429,8 @@ def fft_fftn_out(self, s=None, dim=None, norm=None, *, out):
 
 def fft_ifft2(self, s=None, dim=(-2,-1), norm=None):
     """fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_ifft2:
+        return _autocast(fft_ifft2, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_ifftn(self, s, dim, norm)
 
 
@@ -8740,6 +9443,8 @@ def fft_ifft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
 
 def fft_ifftn(self, s=None, dim=None, norm=None):
     """fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_ifftn:
+        return _autocast(fft_ifftn, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_ifftn(self, s, dim, norm)
 
 
@@ -8752,6 +9457,8 @@ def fft_ifftn_out(self, s=None, dim=None, norm=None, *, out):
 
 def fft_rfft2(self, s=None, dim=(-2,-1), norm=None):
     """fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_rfft2:
+        return _autocast(fft_rfft2, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_rfftn(self, s, dim, norm)
 
 
@@ -8764,6 +9471,8 @@ def fft_rfft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
 
 def fft_rfftn(self, s=None, dim=None, norm=None):
     """fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_rfftn:
+        return _autocast(fft_rfftn, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_rfftn(self, s, dim, norm)
 
 
@@ -8776,6 +9485,8 @@ def fft_rfftn_out(self, s=None, dim=None, norm=None, *, out):
 
 def fft_irfft2(self, s=None, dim=(-2,-1), norm=None):
     """fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_irfft2:
+        return _autocast(fft_irfft2, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_irfftn(self, s, dim, norm)
 
 
@@ -8788,6 +9499,8 @@ def fft_irfft2_out(self, s=None, dim=(-2,-1), norm=None, *, out):
 
 def fft_irfftn(self, s=None, dim=None, norm=None):
     """fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not fft_irfftn:
+        return _autocast(fft_irfftn, {'cpu': 'fp32'}, {'self': self, 's': s, 'dim': dim, 'norm': norm})
     return _native_fft_irfftn(self, s, dim, norm)
 
 
@@ -8873,10 +9586,259 @@ def kaiser_window(window_length, periodic=True, beta=12.0, dtype=None, layout=No
 
 def stft_center(self, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect", normalized=False, onesided=None, return_complex=None, align_to_window=None):
     """stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor"""
+    if _AMP.active and _AMP.entered is not stft_center:
+        return _autocast(stft_center, {'cpu': 'fp32'}, {'self': self, 'n_fft': n_fft, 'hop_length': hop_length, 'win_length': win_length, 'window': window, 'center': center, 'pad_mode': pad_mode, 'normalized': normalized, 'onesided': onesided, 'return_complex': return_complex, 'align_to_window': align_to_window})
     return _native_stft(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex, align_to_window)
 
 
 def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False):
     """istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor"""
     return _native_istft(self, n_fft, hop_length, win_length, window, center, normalized, onesided, length, return_complex)
+
+
+def _sparse_coo_tensor_with_dims_and_tensors(sparse_dim, dense_dim, size, indices, values, is_coalesced=None):
+    """_sparse_coo_tensor_with_dims_and_tensors(int sparse_dim, int dense_dim, SymInt[] size, Tensor indices, Tensor values, *, bool? is_coalesced=None) -> Tensor"""
+    result = _native_sparse_coo_from_parts(sparse_dim, dense_dim, size, indices, values, is_coalesced)
+    if _GRAD.enabled and values._rg:
+        node = SparseCooTensorWithDimsAndTensorsBackward0()
+        _connect(node, (values,))
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def _indices(self):
+    """_indices(Tensor(a) self) -> Tensor(a)"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__indices, device, '_indices')(self=self)
+    else:
+        result = _wrap(_kernel(_K__indices, device, '_indices')(self=self._data), device)
+    return result
+
+
+def _values(self):
+    """_values(Tensor(a) self) -> Tensor(a)"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__values, device, '_values')(self=self)
+    else:
+        result = _wrap(_kernel(_K__values, device, '_values')(self=self._data), device)
+    return result
+
+
+def indices(self):
+    """indices(Tensor(a) self) -> Tensor(a)"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_indices, device, 'indices')(self=self)
+    else:
+        result = _wrap(_kernel(_K_indices, device, 'indices')(self=self._data), device)
+    return result
+
+
+def values(self):
+    """values(Tensor(a) self) -> Tensor(a)"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_values, device, 'values')(self=self)
+    else:
+        result = _wrap(_kernel(_K_values, device, 'values')(self=self._data), device)
+    if _GRAD.enabled and self._rg:
+        node = ValuesBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def _nnz(self):
+    """_nnz(Tensor self) -> int"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__nnz, device, '_nnz')(self=self)
+    else:
+        result = tuple(_wrap(r, device) for r in _kernel(_K__nnz, device, '_nnz')(self=self._data))
+    return result
+
+
+def sparse_dim(self):
+    """sparse_dim(Tensor self) -> int"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_sparse_dim, device, 'sparse_dim')(self=self)
+    else:
+        result = _native_sparse_dim_strided(self)
+    return result
+
+
+def dense_dim(self):
+    """dense_dim(Tensor self) -> int"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_dense_dim, device, 'dense_dim')(self=self)
+    else:
+        result = _native_dense_dim_strided(self)
+    return result
+
+
+def is_coalesced(self):
+    """is_coalesced(Tensor self) -> bool"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K_is_coalesced, device, 'is_coalesced')(self=self)
+    else:
+        result = _native_is_coalesced_strided(self)
+    return result
+
+
+def _to_dense(self, dtype=None, masked_grad=None):
+    """_to_dense(Tensor self, ScalarType? dtype=None, bool? masked_grad=None) -> Tensor"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__to_dense, device, '_to_dense')(self=self, dtype=dtype, masked_grad=masked_grad)
+    else:
+        result = _wrap(_kernel(_K__to_dense, device, '_to_dense')(self=self._data, dtype=None if dtype is None else dtype.np, masked_grad=masked_grad), device)
+    if _GRAD.enabled and self._rg:
+        node = ToDenseBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_masked_grad = masked_grad
+        _set_history(result, node)
+    return result
+
+
+def to_dense(self, dtype=None, masked_grad=None):
+    """to_dense(Tensor self, ScalarType? dtype=None, *, bool? masked_grad=None) -> Tensor"""
+    return _native_to_dense(self, dtype, masked_grad)
+
+
+def _to_sparse_sparse_dim(self, sparse_dim):
+    """_to_sparse.sparse_dim(Tensor self, int sparse_dim) -> Tensor"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__to_sparse_sparse_dim, device, '_to_sparse')(self=self, sparse_dim=sparse_dim)
+    else:
+        result = _native_dense_to_sparse(self, sparse_dim)
+    if _GRAD.enabled and self._rg:
+        node = ToSparseBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        _set_history(result, node)
+    return result
+
+
+def to_sparse_sparse_dim(self, sparse_dim):
+    """to_sparse.sparse_dim(Tensor self, int sparse_dim) -> Tensor"""
+    return _native_to_sparse_dim(self, sparse_dim)
+
+
+def to_sparse(self, layout=None, blocksize=None, dense_dim=None):
+    """to_sparse(Tensor self, *, Layout? layout=None, int[1]? blocksize=None, int? dense_dim=None) -> Tensor"""
+    return _native_to_sparse(self, layout, blocksize, dense_dim)
+
+
+def coalesce(self):
+    """coalesce(Tensor(a) self) -> Tensor(a)"""
+    return _native_coalesce(self)
+
+
+def _coalesce(self):
+    """_coalesce(Tensor self) -> Tensor"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__coalesce, device, '_coalesce')(self=self)
+    else:
+        result = _wrap(_kernel(_K__coalesce, device, '_coalesce')(self=self._data), device)
+    if _GRAD.enabled and self._rg:
+        node = CoalesceBackward0()
+        _connect(node, (self,))
+        _set_history(result, node)
+    return result
+
+
+def _sparse_addmm(self, mat1, mat2, beta=1, alpha=1):
+    """_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
+    device = self._device
+    if mat1._device is not device or mat2._device is not device:
+        device = _common_device('_sparse_addmm', self, mat1, mat2)
+    if device.sparse:
+        result = _kernel(_K__sparse_addmm, device, '_sparse_addmm')(self=self, mat1=mat1, mat2=mat2, beta=beta, alpha=alpha)
+    else:
+        result = _wrap(_kernel(_K__sparse_addmm, device, '_sparse_addmm')(self=self._data, mat1=mat1._data, mat2=mat2._data, beta=beta, alpha=alpha), device)
+    if _GRAD.enabled and (self._rg or mat1._rg or mat2._rg):
+        node = SparseAddmmBackward0()
+        _connect(node, (self, mat1, mat2))
+        node._saved_mat1_ = _Saved(mat1, False) if (mat1._rg or mat2._rg) else _NOT_SAVED
+        node._saved_mat2_ = _Saved(mat2, False) if (mat1._rg or mat2._rg) else _NOT_SAVED
+        node._saved_beta = beta
+        node._saved_alpha = alpha
+        _set_history(result, node)
+    return result
+
+
+def _sparse_sum_dim(self, dim):
+    """_sparse_sum.dim(Tensor self, int[1] dim) -> Tensor"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__sparse_sum_dim, device, '_sparse_sum')(self=self, dim=dim)
+    else:
+        result = _wrap(_kernel(_K__sparse_sum_dim, device, '_sparse_sum')(self=self._data, dim=dim), device)
+    if _GRAD.enabled and self._rg:
+        node = SparseSumBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_dim = dim
+        _set_history(result, node)
+    return result
+
+
+def sparse_mask(self, mask):
+    """sparse_mask(Tensor self, Tensor mask) -> Tensor"""
+    device = self._device
+    if mask._device is not device:
+        device = _common_device('sparse_mask', self, mask)
+    if device.sparse:
+        result = _kernel(_K_sparse_mask, device, 'sparse_mask')(self=self, mask=mask)
+    else:
+        result = _wrap(_kernel(_K_sparse_mask, device, 'sparse_mask')(self=self._data, mask=mask._data), device)
+    if _GRAD.enabled and self._rg:
+        node = SparseMaskBackward0()
+        _connect(node, (self,))
+        node._saved_self_ = _Saved(self, False)
+        node._saved_mask_ = _Saved(mask, False)
+        _set_history(result, node)
+    return result
+
+
+def _sparse_softmax(self, dim, half_to_float):
+    """_sparse_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__sparse_softmax, device, '_sparse_softmax')(self=self, dim=dim, half_to_float=half_to_float)
+    else:
+        result = _wrap(_kernel(_K__sparse_softmax, device, '_sparse_softmax')(self=self._data, dim=dim, half_to_float=half_to_float), device)
+    if _GRAD.enabled and self._rg:
+        node = SparseSoftmaxBackward0()
+        _connect(node, (self,))
+        node._saved_dim = dim
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
+
+
+def _sparse_log_softmax(self, dim, half_to_float):
+    """_sparse_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
+    device = self._device
+    if device.sparse:
+        result = _kernel(_K__sparse_log_softmax, device, '_sparse_log_softmax')(self=self, dim=dim, half_to_float=half_to_float)
+    else:
+        result = _wrap(_kernel(_K__sparse_log_softmax, device, '_sparse_log_softmax')(self=self._data, dim=dim, half_to_float=half_to_float), device)
+    if _GRAD.enabled and self._rg:
+        node = SparseLogSoftmaxBackward0()
+        _connect(node, (self,))
+        node._saved_dim = dim
+        _set_history(result, node)
+        node._saved_result_ = _Saved(result, True)
+    return result
 

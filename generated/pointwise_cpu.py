@@ -10,327 +10,343 @@ import numpy as _np
 from yaten.kernels.cpu.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: df4c67f228ecb614cfb689c696d9553305146fa8033a756897b9a3e5a81a8028
+# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: 7c9fff0acf854d413a5d8e9ca7c23141fa3ef1fa199320d339d40ed73e0b8de6
 
 
 def neg_kernel(self):  # spec/native_functions.yaml:6
     return -self
 
 
-def abs_kernel(self):  # spec/native_functions.yaml:16
+def abs_kernel(self):  # spec/native_functions.yaml:22
     return abs(self)
 
 
-def sign_kernel(self):  # spec/native_functions.yaml:28
+def sign_kernel(self):  # spec/native_functions.yaml:34
     return sign(self)
 
 
-def exp_kernel(self):  # spec/native_functions.yaml:35
+def exp_kernel(self):  # spec/native_functions.yaml:41
     return exp(self)
 
 
-def expm1_kernel(self):  # spec/native_functions.yaml:44
+def expm1_kernel(self):  # spec/native_functions.yaml:51
     return expm1(self)
 
 
-def log_kernel(self):  # spec/native_functions.yaml:54
+def log_kernel(self):  # spec/native_functions.yaml:62
     return log(self)
 
 
-def log2_kernel(self):  # spec/native_functions.yaml:63
+def log2_kernel(self):  # spec/native_functions.yaml:72
     return log2(self)
 
 
-def log10_kernel(self):  # spec/native_functions.yaml:72
+def log10_kernel(self):  # spec/native_functions.yaml:82
     return log10(self)
 
 
-def log1p_kernel(self):  # spec/native_functions.yaml:81
+def log1p_kernel(self):  # spec/native_functions.yaml:92
     return log1p(self)
 
 
-def sqrt_kernel(self):  # spec/native_functions.yaml:91
+def sqrt_kernel(self):  # spec/native_functions.yaml:103
     return sqrt(self)
 
 
-def rsqrt_kernel(self):  # spec/native_functions.yaml:100
+def rsqrt_kernel(self):  # spec/native_functions.yaml:112
     return rsqrt(self)
 
 
-def reciprocal_kernel(self):  # spec/native_functions.yaml:109
+def reciprocal_kernel(self):  # spec/native_functions.yaml:122
     return reciprocal(self)
 
 
-def sin_kernel(self):  # spec/native_functions.yaml:118
+def sin_kernel(self):  # spec/native_functions.yaml:132
     return sin(self)
 
 
-def cos_kernel(self):  # spec/native_functions.yaml:127
+def cos_kernel(self):  # spec/native_functions.yaml:141
     return cos(self)
 
 
-def tan_kernel(self):  # spec/native_functions.yaml:136
+def tan_kernel(self):  # spec/native_functions.yaml:150
     return tan(self)
 
 
-def atan_kernel(self):  # spec/native_functions.yaml:145
+def atan_kernel(self):  # spec/native_functions.yaml:160
     return atan(self)
 
 
-def tanh_kernel(self):  # spec/native_functions.yaml:156
+def tanh_kernel(self):  # spec/native_functions.yaml:171
     return tanh(self)
 
 
-def bitwise_and_Tensor_kernel(self, other):  # spec/native_functions.yaml:166
+def bitwise_and_Tensor_kernel(self, other):  # spec/native_functions.yaml:181
     return self & other
 
 
-def bitwise_and_Scalar_kernel(self, other):  # spec/native_functions.yaml:174
+def bitwise_and_Scalar_kernel(self, other):  # spec/native_functions.yaml:189
     return self & other
 
 
-def bitwise_or_Tensor_kernel(self, other):  # spec/native_functions.yaml:180
+def bitwise_or_Tensor_kernel(self, other):  # spec/native_functions.yaml:195
     return self | other
 
 
-def bitwise_or_Scalar_kernel(self, other):  # spec/native_functions.yaml:188
+def bitwise_or_Scalar_kernel(self, other):  # spec/native_functions.yaml:203
     return self | other
 
 
-def bitwise_xor_Tensor_kernel(self, other):  # spec/native_functions.yaml:194
+def bitwise_xor_Tensor_kernel(self, other):  # spec/native_functions.yaml:209
     return self ^ other
 
 
-def bitwise_xor_Scalar_kernel(self, other):  # spec/native_functions.yaml:202
+def bitwise_xor_Scalar_kernel(self, other):  # spec/native_functions.yaml:217
     return self ^ other
 
 
-def bitwise_left_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:208
+def bitwise_left_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:223
     return lshift(self, other)
 
 
-def bitwise_left_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:216
+def bitwise_left_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:231
     return lshift(self, other)
 
 
-def bitwise_left_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:222
+def bitwise_left_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:237
     return lshift(self, other)
 
 
-def bitwise_right_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:226
+def bitwise_right_shift_Tensor_kernel(self, other):  # spec/native_functions.yaml:241
     return rshift(self, other)
 
 
-def bitwise_right_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:234
+def bitwise_right_shift_Tensor_Scalar_kernel(self, other):  # spec/native_functions.yaml:249
     return rshift(self, other)
 
 
-def bitwise_right_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:240
+def bitwise_right_shift_Scalar_Tensor_kernel(self, other):  # spec/native_functions.yaml:255
     return rshift(self, other)
 
 
-def heaviside_kernel(self, values):  # spec/native_functions.yaml:244
+def heaviside_kernel(self, values):  # spec/native_functions.yaml:259
     return values if self == 0 else (self > 0) * 1
 
 
-def erfinv_kernel(self):  # spec/native_functions.yaml:299
+def erfinv_kernel(self):  # spec/native_functions.yaml:314
     return erfinv(self)
 
 
-def i0_kernel(self):  # spec/native_functions.yaml:308
+def i0_kernel(self):  # spec/native_functions.yaml:324
     return i0(self)
 
 
-def special_i1_kernel(self):  # spec/native_functions.yaml:317
+def special_i1_kernel(self):  # spec/native_functions.yaml:333
     return i1(self)
 
 
-def fmax_kernel(self, other):  # spec/native_functions.yaml:323
+def fmax_kernel(self, other):  # spec/native_functions.yaml:339
     return other if self != self else (self if other != other else maximum(self, other))
 
 
-def fmin_kernel(self, other):  # spec/native_functions.yaml:328
+def fmin_kernel(self, other):  # spec/native_functions.yaml:344
     return other if self != self else (self if other != other else minimum(self, other))
 
 
-def isposinf_kernel(self):  # spec/native_functions.yaml:333
+def isposinf_kernel(self):  # spec/native_functions.yaml:349
     return isinf(self) and self > 0
 
 
-def isneginf_kernel(self):  # spec/native_functions.yaml:339
+def isneginf_kernel(self):  # spec/native_functions.yaml:355
     return isinf(self) and self < 0
 
 
-def asin_kernel(self):  # spec/native_functions.yaml:346
+def asin_kernel(self):  # spec/native_functions.yaml:362
     return asin(self)
 
 
-def acos_kernel(self):  # spec/native_functions.yaml:357
+def acos_kernel(self):  # spec/native_functions.yaml:374
     return acos(self)
 
 
-def sinh_kernel(self):  # spec/native_functions.yaml:368
+def sinh_kernel(self):  # spec/native_functions.yaml:386
     return sinh(self)
 
 
-def cosh_kernel(self):  # spec/native_functions.yaml:377
+def cosh_kernel(self):  # spec/native_functions.yaml:396
     return cosh(self)
 
 
-def asinh_kernel(self):  # spec/native_functions.yaml:386
+def asinh_kernel(self):  # spec/native_functions.yaml:406
     return asinh(self)
 
 
-def acosh_kernel(self):  # spec/native_functions.yaml:397
+def acosh_kernel(self):  # spec/native_functions.yaml:417
     return acosh(self)
 
 
-def atanh_kernel(self):  # spec/native_functions.yaml:408
+def atanh_kernel(self):  # spec/native_functions.yaml:428
     return atanh(self)
 
 
-def erfc_kernel(self):  # spec/native_functions.yaml:419
+def erfc_kernel(self):  # spec/native_functions.yaml:439
     return erfc(self)
 
 
-def lgamma_kernel(self):  # spec/native_functions.yaml:428
+def lgamma_kernel(self):  # spec/native_functions.yaml:448
     return lgamma(self)
 
 
-def exp2_kernel(self):  # spec/native_functions.yaml:437
+def exp2_kernel(self):  # spec/native_functions.yaml:457
     return pow(2.0, self)
 
 
-def sinc_kernel(self):  # spec/native_functions.yaml:447
+def sinc_kernel(self):  # spec/native_functions.yaml:467
     return sinc(self)
 
 
-def deg2rad_kernel(self):  # spec/native_functions.yaml:457
+def deg2rad_kernel(self):  # spec/native_functions.yaml:477
     return self * 0.017453292519943295
 
 
-def rad2deg_kernel(self):  # spec/native_functions.yaml:465
+def rad2deg_kernel(self):  # spec/native_functions.yaml:485
     return self * 57.29577951308232
 
 
-def frac_kernel(self):  # spec/native_functions.yaml:473
+def frac_kernel(self):  # spec/native_functions.yaml:493
     return frac(self)
 
 
-def sgn_kernel(self):  # spec/native_functions.yaml:481
+def sgn_kernel(self):  # spec/native_functions.yaml:501
     return sign(self)
 
 
-def digamma_kernel(self):  # spec/native_functions.yaml:489
+def digamma_kernel(self):  # spec/native_functions.yaml:509
     return digamma(self)
 
 
-def polygamma_kernel(n, self):  # spec/native_functions.yaml:498
+def polygamma_kernel(n, self):  # spec/native_functions.yaml:518
     return polygamma(n, self)
 
 
-def signbit_kernel(self):  # spec/native_functions.yaml:518
+def _standard_gamma_grad_kernel(self, output):  # spec/native_functions.yaml:540
+    return standard_gamma_grad(self, output)
+
+
+def _dirichlet_grad_kernel(x, alpha, total):  # spec/native_functions.yaml:544
+    return dirichlet_grad(x, alpha, total)
+
+
+def igamma_kernel(self, other):  # spec/native_functions.yaml:549
+    return igamma(self, other)
+
+
+def igammac_kernel(self, other):  # spec/native_functions.yaml:558
+    return igammac(self, other)
+
+
+def signbit_kernel(self):  # spec/native_functions.yaml:567
     return signbit(self)
 
 
-def hypot_kernel(self, other):  # spec/native_functions.yaml:524
+def hypot_kernel(self, other):  # spec/native_functions.yaml:573
     return hypot(self, other)
 
 
-def logaddexp_kernel(self, other):  # spec/native_functions.yaml:532
+def logaddexp_kernel(self, other):  # spec/native_functions.yaml:581
     return logaddexp(self, other)
 
 
-def logaddexp2_kernel(self, other):  # spec/native_functions.yaml:539
+def logaddexp2_kernel(self, other):  # spec/native_functions.yaml:588
     return logaddexp2(self, other)
 
 
-def xlogy_Tensor_kernel(self, other):  # spec/native_functions.yaml:545
+def xlogy_Tensor_kernel(self, other):  # spec/native_functions.yaml:594
     return xlogy(self, other)
 
 
-def xlogy_Scalar_Self_kernel(self, other):  # spec/native_functions.yaml:554
+def xlogy_Scalar_Self_kernel(self, other):  # spec/native_functions.yaml:603
     return xlogy(self, other)
 
 
-def xlogy_Scalar_Other_kernel(self, other):  # spec/native_functions.yaml:558
+def xlogy_Scalar_Other_kernel(self, other):  # spec/native_functions.yaml:607
     return xlogy(self, other)
 
 
-def copysign_Tensor_kernel(self, other):  # spec/native_functions.yaml:564
+def copysign_Tensor_kernel(self, other):  # spec/native_functions.yaml:613
     return copysign(self, other)
 
 
-def copysign_Scalar_kernel(self, other):  # spec/native_functions.yaml:572
+def copysign_Scalar_kernel(self, other):  # spec/native_functions.yaml:621
     return copysign(self, other)
 
 
-def sigmoid_kernel(self):  # spec/native_functions.yaml:578
+def sigmoid_kernel(self):  # spec/native_functions.yaml:627
     return sigmoid(self)
 
 
-def relu_kernel(self):  # spec/native_functions.yaml:588
+def relu_kernel(self):  # spec/native_functions.yaml:637
     return relu(self)
 
 
-def silu_kernel(self):  # spec/native_functions.yaml:595
+def silu_kernel(self):  # spec/native_functions.yaml:644
     return silu(self)
 
 
-def erf_kernel(self):  # spec/native_functions.yaml:605
+def erf_kernel(self):  # spec/native_functions.yaml:654
     return erf(self)
 
 
-def floor_kernel(self):  # spec/native_functions.yaml:614
+def floor_kernel(self):  # spec/native_functions.yaml:663
     return floor(self)
 
 
-def ceil_kernel(self):  # spec/native_functions.yaml:622
+def ceil_kernel(self):  # spec/native_functions.yaml:671
     return ceil(self)
 
 
-def round_kernel(self):  # spec/native_functions.yaml:630
+def round_kernel(self):  # spec/native_functions.yaml:679
     return round(self)
 
 
-def trunc_kernel(self):  # spec/native_functions.yaml:643
+def trunc_kernel(self):  # spec/native_functions.yaml:692
     return trunc(self)
 
 
-def isnan_kernel(self):  # spec/native_functions.yaml:653
+def isnan_kernel(self):  # spec/native_functions.yaml:702
     return isnan(self)
 
 
-def isinf_kernel(self):  # spec/native_functions.yaml:658
+def isinf_kernel(self):  # spec/native_functions.yaml:707
     return isinf(self)
 
 
-def isfinite_kernel(self):  # spec/native_functions.yaml:663
+def isfinite_kernel(self):  # spec/native_functions.yaml:712
     return isfinite(self)
 
 
-def logical_not_kernel(self):  # spec/native_functions.yaml:668
+def logical_not_kernel(self):  # spec/native_functions.yaml:717
     return self == 0
 
 
-def bitwise_not_kernel(self):  # spec/native_functions.yaml:675
+def bitwise_not_kernel(self):  # spec/native_functions.yaml:724
     return ~self
 
 
-def _gelu_erf_kernel(self):  # spec/native_functions.yaml:683
+def _gelu_erf_kernel(self):  # spec/native_functions.yaml:732
     return gelu_erf(self)
 
 
-def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:688
+def _gelu_tanh_kernel(self):  # spec/native_functions.yaml:737
     return gelu_tanh(self)
 
 
-def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:707
+def add_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:756
     return self + alpha * other
 add_Tensor_kernel_unit_alpha = _np.add  # the same, for alpha == 1: self + other
 
 
-def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:715
+def add_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:770
     return self + alpha * other
 
 
@@ -338,12 +354,12 @@ def add_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self + other
 
 
-def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:722
+def sub_Tensor_kernel(self, other, alpha):  # spec/native_functions.yaml:783
     return self - alpha * other
 sub_Tensor_kernel_unit_alpha = _np.subtract  # the same, for alpha == 1: self - other
 
 
-def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:732
+def sub_Scalar_kernel(self, other, alpha):  # spec/native_functions.yaml:799
     return self - alpha * other
 
 
@@ -351,186 +367,186 @@ def sub_Scalar_kernel_unit_alpha(self, other):  # the same, for alpha == 1
     return self - other
 
 
-mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:739: self * other
+mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:812: self * other
 
 
-def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:749
+def mul_Scalar_kernel(self, other):  # spec/native_functions.yaml:828
     return self * other
 
 
-def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:756
+def div_Tensor_kernel(self, other):  # spec/native_functions.yaml:841
     return truediv(self, other)
 
 
-def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:767
+def div_Scalar_kernel(self, other):  # spec/native_functions.yaml:858
     return truediv(self, other)
 
 
-def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:775
+def remainder_Tensor_kernel(self, other):  # spec/native_functions.yaml:872
     return fmod_py(self, other)
 
 
-def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:781
+def remainder_Scalar_kernel(self, other):  # spec/native_functions.yaml:878
     return fmod_py(self, other)
 
 
-def floor_divide_kernel(self, other):  # spec/native_functions.yaml:786
+def floor_divide_kernel(self, other):  # spec/native_functions.yaml:883
     return floordiv(self, other)
 
 
-def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:792
+def floor_divide_Scalar_kernel(self, other):  # spec/native_functions.yaml:889
     return floordiv(self, other)
 
 
-def fmod_Tensor_kernel(self, other):  # spec/native_functions.yaml:797
+def fmod_Tensor_kernel(self, other):  # spec/native_functions.yaml:894
     return fmod(self, other)
 
 
-def fmod_Scalar_kernel(self, other):  # spec/native_functions.yaml:803
+def fmod_Scalar_kernel(self, other):  # spec/native_functions.yaml:900
     return fmod(self, other)
 
 
-def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:808
+def pow_Tensor_Tensor_kernel(self, exponent):  # spec/native_functions.yaml:905
     return pow(self, exponent)
 
 
-def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:815
+def pow_Tensor_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:913
     return pow(self, exponent)
 
 
-def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:822
+def pow_Scalar_kernel(self, exponent):  # spec/native_functions.yaml:921
     return pow(self, exponent)
 
 
-def maximum_kernel(self, other):  # spec/native_functions.yaml:827
+def maximum_kernel(self, other):  # spec/native_functions.yaml:927
     return maximum(self, other)
 
 
-def minimum_kernel(self, other):  # spec/native_functions.yaml:832
+def minimum_kernel(self, other):  # spec/native_functions.yaml:932
     return minimum(self, other)
 
 
-def atan2_kernel(self, other):  # spec/native_functions.yaml:837
+def atan2_kernel(self, other):  # spec/native_functions.yaml:937
     return atan2(self, other)
 
 
-def clamp_min_kernel(self, min):  # spec/native_functions.yaml:845
+def clamp_min_kernel(self, min):  # spec/native_functions.yaml:946
     return maximum(self, min)
 
 
-def clamp_min_Tensor_kernel(self, min):  # spec/native_functions.yaml:851
+def clamp_min_Tensor_kernel(self, min):  # spec/native_functions.yaml:952
     return maximum(self, min)
 
 
-def clamp_max_kernel(self, max):  # spec/native_functions.yaml:854
+def clamp_max_kernel(self, max):  # spec/native_functions.yaml:955
     return minimum(self, max)
 
 
-def clamp_max_Tensor_kernel(self, max):  # spec/native_functions.yaml:860
+def clamp_max_Tensor_kernel(self, max):  # spec/native_functions.yaml:961
     return minimum(self, max)
 
 
-def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:863
+def lerp_Scalar_kernel(self, end, weight):  # spec/native_functions.yaml:964
     return self + weight * (end - self)
 
 
-def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:871
+def lerp_Tensor_kernel(self, end, weight):  # spec/native_functions.yaml:972
     return self + weight * (end - self)
 
 
-def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:876
+def addcmul_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:977
     return self + value * tensor1 * tensor2
 
 
-def addcdiv_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:883
+def addcdiv_kernel(self, tensor1, tensor2, value):  # spec/native_functions.yaml:985
     return self + value * truediv(tensor1, tensor2)
 
 
-def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:902
+def eq_Tensor_kernel(self, other):  # spec/native_functions.yaml:1005
     return self == other
 
 
-def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:909
+def eq_Scalar_kernel(self, other):  # spec/native_functions.yaml:1012
     return self == other
 
 
-def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:916
+def ne_Tensor_kernel(self, other):  # spec/native_functions.yaml:1019
     return self != other
 
 
-def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:925
+def ne_Scalar_kernel(self, other):  # spec/native_functions.yaml:1028
     return self != other
 
 
-def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:932
+def lt_Tensor_kernel(self, other):  # spec/native_functions.yaml:1035
     return self < other
 
 
-def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:940
+def lt_Scalar_kernel(self, other):  # spec/native_functions.yaml:1043
     return self < other
 
 
-def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:946
+def le_Tensor_kernel(self, other):  # spec/native_functions.yaml:1049
     return self <= other
 
 
-def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:954
+def le_Scalar_kernel(self, other):  # spec/native_functions.yaml:1057
     return self <= other
 
 
-def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:960
+def gt_Tensor_kernel(self, other):  # spec/native_functions.yaml:1063
     return self > other
 
 
-def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:968
+def gt_Scalar_kernel(self, other):  # spec/native_functions.yaml:1071
     return self > other
 
 
-def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:974
+def ge_Tensor_kernel(self, other):  # spec/native_functions.yaml:1077
     return self >= other
 
 
-def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:982
+def ge_Scalar_kernel(self, other):  # spec/native_functions.yaml:1085
     return self >= other
 
 
-def gcd_kernel(self, other):  # spec/native_functions.yaml:1066
+def gcd_kernel(self, other):  # spec/native_functions.yaml:1180
     return gcd(self, other)
 
 
-def lcm_kernel(self, other):  # spec/native_functions.yaml:1074
+def lcm_kernel(self, other):  # spec/native_functions.yaml:1188
     return lcm(self, other)
 
 
-def logical_and_kernel(self, other):  # spec/native_functions.yaml:1082
+def logical_and_kernel(self, other):  # spec/native_functions.yaml:1196
     return (self != 0) and (other != 0)
 
 
-def logical_or_kernel(self, other):  # spec/native_functions.yaml:1089
+def logical_or_kernel(self, other):  # spec/native_functions.yaml:1203
     return (self != 0) or (other != 0)
 
 
-def logical_xor_kernel(self, other):  # spec/native_functions.yaml:1096
+def logical_xor_kernel(self, other):  # spec/native_functions.yaml:1210
     return logical_xor(self, other)
 
 
-def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:1103
+def where_self_kernel(condition, self, other):  # spec/native_functions.yaml:1217
     return where(condition, self, other)
 
 
-def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:1108
+def where_ScalarOther_kernel(condition, self, other):  # spec/native_functions.yaml:1222
     return where(condition, self, other)
 
 
-def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:1113
+def where_ScalarSelf_kernel(condition, self, other):  # spec/native_functions.yaml:1227
     return where(condition, self, other)
 
 
-def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:2412
+def leaky_relu_kernel(self, negative_slope):  # spec/native_functions.yaml:2601
     return self if self > 0 else self * negative_slope
 
 
-def elu_kernel(self, alpha):  # spec/native_functions.yaml:2420
+def elu_kernel(self, alpha):  # spec/native_functions.yaml:2609
     return self if self > 0 else alpha * expm1(self)
 
 
@@ -538,45 +554,45 @@ def elu_kernel_unit_alpha(self):  # the same, for alpha == 1
     return self if self > 0 else expm1(self)
 
 
-def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:2428
+def softplus_kernel(self, beta, threshold):  # spec/native_functions.yaml:2617
     return self if self * beta > threshold else log1p(exp(self * beta)) / beta
 
 
-def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:2434
+def hardtanh_kernel(self, min_val, max_val):  # spec/native_functions.yaml:2624
     return minimum(maximum(self, min_val), max_val)
 
 
-def log_sigmoid_kernel(self):  # spec/native_functions.yaml:2442
+def log_sigmoid_kernel(self):  # spec/native_functions.yaml:2632
     return minimum(self, 0) - log1p(exp(-abs(self)))
 
 
-def hardswish_kernel(self):  # spec/native_functions.yaml:2448
+def hardswish_kernel(self):  # spec/native_functions.yaml:2638
     return self * minimum(maximum(self + 3, 0), 6) / 6
 
 
-def hardsigmoid_kernel(self):  # spec/native_functions.yaml:2456
+def hardsigmoid_kernel(self):  # spec/native_functions.yaml:2646
     return minimum(maximum(self + 3, 0), 6) / 6
 
 
-def mish_kernel(self):  # spec/native_functions.yaml:2464
+def mish_kernel(self):  # spec/native_functions.yaml:2654
     return self * tanh(self if self > 20 else log1p(exp(self)))
 
 
-def celu_kernel(self, alpha):  # spec/native_functions.yaml:2472
+def celu_kernel(self, alpha):  # spec/native_functions.yaml:2662
     return self if self > 0 else alpha * expm1(self / alpha)
 
 
-def selu_kernel(self):  # spec/native_functions.yaml:2478
+def selu_kernel(self):  # spec/native_functions.yaml:2668
     return 1.0507009873554804934193349852946 * (self if self > 0 else 1.6732632423543772848170429916717 * expm1(self))
 
 
-def threshold_kernel(self, threshold, value):  # spec/native_functions.yaml:2484
+def threshold_kernel(self, threshold, value):  # spec/native_functions.yaml:2674
     return value if self <= threshold else self
 
 
-def hardshrink_kernel(self, lambd):  # spec/native_functions.yaml:2492
+def hardshrink_kernel(self, lambd):  # spec/native_functions.yaml:2682
     return 0 if (self >= -lambd and self <= lambd) else self
 
 
-def softshrink_kernel(self, lambd):  # spec/native_functions.yaml:2498
+def softshrink_kernel(self, lambd):  # spec/native_functions.yaml:2688
     return self - lambd if self > lambd else (self + lambd if self < -lambd else self * 0)

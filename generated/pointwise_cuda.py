@@ -7,7 +7,7 @@ from numba import cuda
 from yaten.kernels.cuda.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: 9d0f0697ad23c50a82e705daa153e8652fe589a7318e936e67f21076832ea475
+# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: 1c6c058f6ecde55edaeb5300c25068f68a4c336f7e372ec9f8dedc6b68c4034d
 
 
 @cuda.jit
@@ -18,966 +18,994 @@ def neg_kernel(out, self):  # spec/native_functions.yaml:6
 
 
 @cuda.jit
-def abs_kernel(out, self):  # spec/native_functions.yaml:16
+def abs_kernel(out, self):  # spec/native_functions.yaml:22
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = abs(self[i])
 
 
 @cuda.jit
-def sign_kernel(out, self):  # spec/native_functions.yaml:28
+def sign_kernel(out, self):  # spec/native_functions.yaml:34
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sign(self[i])
 
 
 @cuda.jit
-def exp_kernel(out, self):  # spec/native_functions.yaml:35
+def exp_kernel(out, self):  # spec/native_functions.yaml:41
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = exp(self[i])
 
 
 @cuda.jit
-def expm1_kernel(out, self):  # spec/native_functions.yaml:44
+def expm1_kernel(out, self):  # spec/native_functions.yaml:51
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = expm1(self[i])
 
 
 @cuda.jit
-def log_kernel(out, self):  # spec/native_functions.yaml:54
+def log_kernel(out, self):  # spec/native_functions.yaml:62
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log(self[i])
 
 
 @cuda.jit
-def log2_kernel(out, self):  # spec/native_functions.yaml:63
+def log2_kernel(out, self):  # spec/native_functions.yaml:72
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log2(self[i])
 
 
 @cuda.jit
-def log10_kernel(out, self):  # spec/native_functions.yaml:72
+def log10_kernel(out, self):  # spec/native_functions.yaml:82
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log10(self[i])
 
 
 @cuda.jit
-def log1p_kernel(out, self):  # spec/native_functions.yaml:81
+def log1p_kernel(out, self):  # spec/native_functions.yaml:92
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = log1p(self[i])
 
 
 @cuda.jit
-def sqrt_kernel(out, self):  # spec/native_functions.yaml:91
+def sqrt_kernel(out, self):  # spec/native_functions.yaml:103
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sqrt(self[i])
 
 
 @cuda.jit
-def rsqrt_kernel(out, self):  # spec/native_functions.yaml:100
+def rsqrt_kernel(out, self):  # spec/native_functions.yaml:112
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rsqrt(self[i])
 
 
 @cuda.jit
-def reciprocal_kernel(out, self):  # spec/native_functions.yaml:109
+def reciprocal_kernel(out, self):  # spec/native_functions.yaml:122
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = reciprocal(self[i])
 
 
 @cuda.jit
-def sin_kernel(out, self):  # spec/native_functions.yaml:118
+def sin_kernel(out, self):  # spec/native_functions.yaml:132
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sin(self[i])
 
 
 @cuda.jit
-def cos_kernel(out, self):  # spec/native_functions.yaml:127
+def cos_kernel(out, self):  # spec/native_functions.yaml:141
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = cos(self[i])
 
 
 @cuda.jit
-def tan_kernel(out, self):  # spec/native_functions.yaml:136
+def tan_kernel(out, self):  # spec/native_functions.yaml:150
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tan(self[i])
 
 
 @cuda.jit
-def atan_kernel(out, self):  # spec/native_functions.yaml:145
+def atan_kernel(out, self):  # spec/native_functions.yaml:160
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan(self[i])
 
 
 @cuda.jit
-def tanh_kernel(out, self):  # spec/native_functions.yaml:156
+def tanh_kernel(out, self):  # spec/native_functions.yaml:171
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = tanh(self[i])
 
 
 @cuda.jit
-def bitwise_and_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:166
+def bitwise_and_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:181
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] & other[i]
 
 
 @cuda.jit
-def bitwise_and_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:174
+def bitwise_and_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:189
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] & other
 
 
 @cuda.jit
-def bitwise_or_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:180
+def bitwise_or_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:195
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] | other[i]
 
 
 @cuda.jit
-def bitwise_or_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:188
+def bitwise_or_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:203
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] | other
 
 
 @cuda.jit
-def bitwise_xor_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:194
+def bitwise_xor_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:209
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] ^ other[i]
 
 
 @cuda.jit
-def bitwise_xor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:202
+def bitwise_xor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:217
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] ^ other
 
 
 @cuda.jit
-def bitwise_left_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:208
+def bitwise_left_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:223
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lshift(self[i], other[i])
 
 
 @cuda.jit
-def bitwise_left_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:216
+def bitwise_left_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:231
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lshift(self[i], other)
 
 
 @cuda.jit
-def bitwise_left_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:222
+def bitwise_left_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:237
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lshift(self, other[i])
 
 
 @cuda.jit
-def bitwise_right_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:226
+def bitwise_right_shift_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:241
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rshift(self[i], other[i])
 
 
 @cuda.jit
-def bitwise_right_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:234
+def bitwise_right_shift_Tensor_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:249
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rshift(self[i], other)
 
 
 @cuda.jit
-def bitwise_right_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:240
+def bitwise_right_shift_Scalar_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:255
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = rshift(self, other[i])
 
 
 @cuda.jit
-def heaviside_kernel(out, self, values):  # spec/native_functions.yaml:244
+def heaviside_kernel(out, self, values):  # spec/native_functions.yaml:259
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = values[i] if self[i] == 0 else (self[i] > 0) * 1
 
 
 @cuda.jit
-def erfinv_kernel(out, self):  # spec/native_functions.yaml:299
+def erfinv_kernel(out, self):  # spec/native_functions.yaml:314
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erfinv(self[i])
 
 
 @cuda.jit
-def i0_kernel(out, self):  # spec/native_functions.yaml:308
+def i0_kernel(out, self):  # spec/native_functions.yaml:324
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = i0(self[i])
 
 
 @cuda.jit
-def special_i1_kernel(out, self):  # spec/native_functions.yaml:317
+def special_i1_kernel(out, self):  # spec/native_functions.yaml:333
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = i1(self[i])
 
 
 @cuda.jit
-def fmax_kernel(out, self, other):  # spec/native_functions.yaml:323
+def fmax_kernel(out, self, other):  # spec/native_functions.yaml:339
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = other[i] if self[i] != self[i] else self[i] if other[i] != other[i] else maximum(self[i], other[i])
 
 
 @cuda.jit
-def fmin_kernel(out, self, other):  # spec/native_functions.yaml:328
+def fmin_kernel(out, self, other):  # spec/native_functions.yaml:344
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = other[i] if self[i] != self[i] else self[i] if other[i] != other[i] else minimum(self[i], other[i])
 
 
 @cuda.jit
-def isposinf_kernel(out, self):  # spec/native_functions.yaml:333
+def isposinf_kernel(out, self):  # spec/native_functions.yaml:349
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i]) and self[i] > 0
 
 
 @cuda.jit
-def isneginf_kernel(out, self):  # spec/native_functions.yaml:339
+def isneginf_kernel(out, self):  # spec/native_functions.yaml:355
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i]) and self[i] < 0
 
 
 @cuda.jit
-def asin_kernel(out, self):  # spec/native_functions.yaml:346
+def asin_kernel(out, self):  # spec/native_functions.yaml:362
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = asin(self[i])
 
 
 @cuda.jit
-def acos_kernel(out, self):  # spec/native_functions.yaml:357
+def acos_kernel(out, self):  # spec/native_functions.yaml:374
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = acos(self[i])
 
 
 @cuda.jit
-def sinh_kernel(out, self):  # spec/native_functions.yaml:368
+def sinh_kernel(out, self):  # spec/native_functions.yaml:386
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sinh(self[i])
 
 
 @cuda.jit
-def cosh_kernel(out, self):  # spec/native_functions.yaml:377
+def cosh_kernel(out, self):  # spec/native_functions.yaml:396
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = cosh(self[i])
 
 
 @cuda.jit
-def asinh_kernel(out, self):  # spec/native_functions.yaml:386
+def asinh_kernel(out, self):  # spec/native_functions.yaml:406
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = asinh(self[i])
 
 
 @cuda.jit
-def acosh_kernel(out, self):  # spec/native_functions.yaml:397
+def acosh_kernel(out, self):  # spec/native_functions.yaml:417
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = acosh(self[i])
 
 
 @cuda.jit
-def atanh_kernel(out, self):  # spec/native_functions.yaml:408
+def atanh_kernel(out, self):  # spec/native_functions.yaml:428
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atanh(self[i])
 
 
 @cuda.jit
-def erfc_kernel(out, self):  # spec/native_functions.yaml:419
+def erfc_kernel(out, self):  # spec/native_functions.yaml:439
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erfc(self[i])
 
 
 @cuda.jit
-def lgamma_kernel(out, self):  # spec/native_functions.yaml:428
+def lgamma_kernel(out, self):  # spec/native_functions.yaml:448
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lgamma(self[i])
 
 
 @cuda.jit
-def exp2_kernel(out, self):  # spec/native_functions.yaml:437
+def exp2_kernel(out, self):  # spec/native_functions.yaml:457
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(2.0, self[i])
 
 
 @cuda.jit
-def sinc_kernel(out, self):  # spec/native_functions.yaml:447
+def sinc_kernel(out, self):  # spec/native_functions.yaml:467
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sinc(self[i])
 
 
 @cuda.jit
-def deg2rad_kernel(out, self):  # spec/native_functions.yaml:457
+def deg2rad_kernel(out, self):  # spec/native_functions.yaml:477
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * 0.017453292519943295
 
 
 @cuda.jit
-def rad2deg_kernel(out, self):  # spec/native_functions.yaml:465
+def rad2deg_kernel(out, self):  # spec/native_functions.yaml:485
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * 57.29577951308232
 
 
 @cuda.jit
-def frac_kernel(out, self):  # spec/native_functions.yaml:473
+def frac_kernel(out, self):  # spec/native_functions.yaml:493
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = frac(self[i])
 
 
 @cuda.jit
-def sgn_kernel(out, self):  # spec/native_functions.yaml:481
+def sgn_kernel(out, self):  # spec/native_functions.yaml:501
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sign(self[i])
 
 
 @cuda.jit
-def digamma_kernel(out, self):  # spec/native_functions.yaml:489
+def digamma_kernel(out, self):  # spec/native_functions.yaml:509
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = digamma(self[i])
 
 
 @cuda.jit
-def polygamma_kernel(out, n, self):  # spec/native_functions.yaml:498
+def polygamma_kernel(out, n, self):  # spec/native_functions.yaml:518
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = polygamma(n, self[i])
 
 
 @cuda.jit
-def signbit_kernel(out, self):  # spec/native_functions.yaml:518
+def _standard_gamma_grad_kernel(out, self, output):  # spec/native_functions.yaml:540
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = standard_gamma_grad(self[i], output[i])
+
+
+@cuda.jit
+def _dirichlet_grad_kernel(out, x, alpha, total):  # spec/native_functions.yaml:544
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = dirichlet_grad(x[i], alpha[i], total[i])
+
+
+@cuda.jit
+def igamma_kernel(out, self, other):  # spec/native_functions.yaml:549
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = igamma(self[i], other[i])
+
+
+@cuda.jit
+def igammac_kernel(out, self, other):  # spec/native_functions.yaml:558
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = igammac(self[i], other[i])
+
+
+@cuda.jit
+def signbit_kernel(out, self):  # spec/native_functions.yaml:567
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = signbit(self[i])
 
 
 @cuda.jit
-def hypot_kernel(out, self, other):  # spec/native_functions.yaml:524
+def hypot_kernel(out, self, other):  # spec/native_functions.yaml:573
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = hypot(self[i], other[i])
 
 
 @cuda.jit
-def logaddexp_kernel(out, self, other):  # spec/native_functions.yaml:532
+def logaddexp_kernel(out, self, other):  # spec/native_functions.yaml:581
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logaddexp(self[i], other[i])
 
 
 @cuda.jit
-def logaddexp2_kernel(out, self, other):  # spec/native_functions.yaml:539
+def logaddexp2_kernel(out, self, other):  # spec/native_functions.yaml:588
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logaddexp2(self[i], other[i])
 
 
 @cuda.jit
-def xlogy_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:545
+def xlogy_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:594
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = xlogy(self[i], other[i])
 
 
 @cuda.jit
-def xlogy_Scalar_Self_kernel(out, self, other):  # spec/native_functions.yaml:554
+def xlogy_Scalar_Self_kernel(out, self, other):  # spec/native_functions.yaml:603
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = xlogy(self, other[i])
 
 
 @cuda.jit
-def xlogy_Scalar_Other_kernel(out, self, other):  # spec/native_functions.yaml:558
+def xlogy_Scalar_Other_kernel(out, self, other):  # spec/native_functions.yaml:607
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = xlogy(self[i], other)
 
 
 @cuda.jit
-def copysign_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:564
+def copysign_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:613
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = copysign(self[i], other[i])
 
 
 @cuda.jit
-def copysign_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:572
+def copysign_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:621
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = copysign(self[i], other)
 
 
 @cuda.jit
-def sigmoid_kernel(out, self):  # spec/native_functions.yaml:578
+def sigmoid_kernel(out, self):  # spec/native_functions.yaml:627
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = sigmoid(self[i])
 
 
 @cuda.jit
-def relu_kernel(out, self):  # spec/native_functions.yaml:588
+def relu_kernel(out, self):  # spec/native_functions.yaml:637
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = relu(self[i])
 
 
 @cuda.jit
-def silu_kernel(out, self):  # spec/native_functions.yaml:595
+def silu_kernel(out, self):  # spec/native_functions.yaml:644
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = silu(self[i])
 
 
 @cuda.jit
-def erf_kernel(out, self):  # spec/native_functions.yaml:605
+def erf_kernel(out, self):  # spec/native_functions.yaml:654
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = erf(self[i])
 
 
 @cuda.jit
-def floor_kernel(out, self):  # spec/native_functions.yaml:614
+def floor_kernel(out, self):  # spec/native_functions.yaml:663
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floor(self[i])
 
 
 @cuda.jit
-def ceil_kernel(out, self):  # spec/native_functions.yaml:622
+def ceil_kernel(out, self):  # spec/native_functions.yaml:671
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = ceil(self[i])
 
 
 @cuda.jit
-def round_kernel(out, self):  # spec/native_functions.yaml:630
+def round_kernel(out, self):  # spec/native_functions.yaml:679
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = round(self[i])
 
 
 @cuda.jit
-def trunc_kernel(out, self):  # spec/native_functions.yaml:643
+def trunc_kernel(out, self):  # spec/native_functions.yaml:692
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = trunc(self[i])
 
 
 @cuda.jit
-def isnan_kernel(out, self):  # spec/native_functions.yaml:653
+def isnan_kernel(out, self):  # spec/native_functions.yaml:702
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isnan(self[i])
 
 
 @cuda.jit
-def isinf_kernel(out, self):  # spec/native_functions.yaml:658
+def isinf_kernel(out, self):  # spec/native_functions.yaml:707
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isinf(self[i])
 
 
 @cuda.jit
-def isfinite_kernel(out, self):  # spec/native_functions.yaml:663
+def isfinite_kernel(out, self):  # spec/native_functions.yaml:712
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = isfinite(self[i])
 
 
 @cuda.jit
-def logical_not_kernel(out, self):  # spec/native_functions.yaml:668
+def logical_not_kernel(out, self):  # spec/native_functions.yaml:717
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == 0
 
 
 @cuda.jit
-def bitwise_not_kernel(out, self):  # spec/native_functions.yaml:675
+def bitwise_not_kernel(out, self):  # spec/native_functions.yaml:724
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = ~self[i]
 
 
 @cuda.jit
-def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:683
+def _gelu_erf_kernel(out, self):  # spec/native_functions.yaml:732
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_erf(self[i])
 
 
 @cuda.jit
-def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:688
+def _gelu_tanh_kernel(out, self):  # spec/native_functions.yaml:737
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gelu_tanh(self[i])
 
 
 @cuda.jit
-def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:707
+def add_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:756
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other[i]
 
 
 @cuda.jit
-def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:715
+def add_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:770
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + alpha * other
 
 
 @cuda.jit
-def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:722
+def sub_Tensor_kernel(out, self, other, alpha):  # spec/native_functions.yaml:783
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other[i]
 
 
 @cuda.jit
-def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:732
+def sub_Scalar_kernel(out, self, other, alpha):  # spec/native_functions.yaml:799
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - alpha * other
 
 
 @cuda.jit
-def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:739
+def mul_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:812
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other[i]
 
 
 @cuda.jit
-def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:749
+def mul_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:828
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * other
 
 
 @cuda.jit
-def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:756
+def div_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:841
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other[i])
 
 
 @cuda.jit
-def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:767
+def div_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:858
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = truediv(self[i], other)
 
 
 @cuda.jit
-def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:775
+def remainder_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:872
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other[i])
 
 
 @cuda.jit
-def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:781
+def remainder_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:878
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod_py(self[i], other)
 
 
 @cuda.jit
-def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:786
+def floor_divide_kernel(out, self, other):  # spec/native_functions.yaml:883
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other[i])
 
 
 @cuda.jit
-def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:792
+def floor_divide_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:889
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = floordiv(self[i], other)
 
 
 @cuda.jit
-def fmod_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:797
+def fmod_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:894
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod(self[i], other[i])
 
 
 @cuda.jit
-def fmod_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:803
+def fmod_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:900
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = fmod(self[i], other)
 
 
 @cuda.jit
-def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:808
+def pow_Tensor_Tensor_kernel(out, self, exponent):  # spec/native_functions.yaml:905
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent[i])
 
 
 @cuda.jit
-def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:815
+def pow_Tensor_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:913
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self[i], exponent)
 
 
 @cuda.jit
-def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:822
+def pow_Scalar_kernel(out, self, exponent):  # spec/native_functions.yaml:921
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = pow(self, exponent[i])
 
 
 @cuda.jit
-def maximum_kernel(out, self, other):  # spec/native_functions.yaml:827
+def maximum_kernel(out, self, other):  # spec/native_functions.yaml:927
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], other[i])
 
 
 @cuda.jit
-def minimum_kernel(out, self, other):  # spec/native_functions.yaml:832
+def minimum_kernel(out, self, other):  # spec/native_functions.yaml:932
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], other[i])
 
 
 @cuda.jit
-def atan2_kernel(out, self, other):  # spec/native_functions.yaml:837
+def atan2_kernel(out, self, other):  # spec/native_functions.yaml:937
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = atan2(self[i], other[i])
 
 
 @cuda.jit
-def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:845
+def clamp_min_kernel(out, self, min):  # spec/native_functions.yaml:946
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min)
 
 
 @cuda.jit
-def clamp_min_Tensor_kernel(out, self, min):  # spec/native_functions.yaml:851
+def clamp_min_Tensor_kernel(out, self, min):  # spec/native_functions.yaml:952
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = maximum(self[i], min[i])
 
 
 @cuda.jit
-def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:854
+def clamp_max_kernel(out, self, max):  # spec/native_functions.yaml:955
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max)
 
 
 @cuda.jit
-def clamp_max_Tensor_kernel(out, self, max):  # spec/native_functions.yaml:860
+def clamp_max_Tensor_kernel(out, self, max):  # spec/native_functions.yaml:961
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], max[i])
 
 
 @cuda.jit
-def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:863
+def lerp_Scalar_kernel(out, self, end, weight):  # spec/native_functions.yaml:964
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight * (end[i] - self[i])
 
 
 @cuda.jit
-def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:871
+def lerp_Tensor_kernel(out, self, end, weight):  # spec/native_functions.yaml:972
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + weight[i] * (end[i] - self[i])
 
 
 @cuda.jit
-def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:876
+def addcmul_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:977
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + value * tensor1[i] * tensor2[i]
 
 
 @cuda.jit
-def addcdiv_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:883
+def addcdiv_kernel(out, self, tensor1, tensor2, value):  # spec/native_functions.yaml:985
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] + value * truediv(tensor1[i], tensor2[i])
 
 
 @cuda.jit
-def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:902
+def eq_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:1005
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other[i]
 
 
 @cuda.jit
-def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:909
+def eq_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:1012
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] == other
 
 
 @cuda.jit
-def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:916
+def ne_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:1019
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other[i]
 
 
 @cuda.jit
-def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:925
+def ne_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:1028
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != other
 
 
 @cuda.jit
-def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:932
+def lt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:1035
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other[i]
 
 
 @cuda.jit
-def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:940
+def lt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:1043
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] < other
 
 
 @cuda.jit
-def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:946
+def le_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:1049
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other[i]
 
 
 @cuda.jit
-def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:954
+def le_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:1057
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] <= other
 
 
 @cuda.jit
-def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:960
+def gt_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:1063
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other[i]
 
 
 @cuda.jit
-def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:968
+def gt_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:1071
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] > other
 
 
 @cuda.jit
-def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:974
+def ge_Tensor_kernel(out, self, other):  # spec/native_functions.yaml:1077
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other[i]
 
 
 @cuda.jit
-def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:982
+def ge_Scalar_kernel(out, self, other):  # spec/native_functions.yaml:1085
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] >= other
 
 
 @cuda.jit
-def gcd_kernel(out, self, other):  # spec/native_functions.yaml:1066
+def gcd_kernel(out, self, other):  # spec/native_functions.yaml:1180
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = gcd(self[i], other[i])
 
 
 @cuda.jit
-def lcm_kernel(out, self, other):  # spec/native_functions.yaml:1074
+def lcm_kernel(out, self, other):  # spec/native_functions.yaml:1188
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = lcm(self[i], other[i])
 
 
 @cuda.jit
-def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:1082
+def logical_and_kernel(out, self, other):  # spec/native_functions.yaml:1196
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 and other[i] != 0
 
 
 @cuda.jit
-def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:1089
+def logical_or_kernel(out, self, other):  # spec/native_functions.yaml:1203
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] != 0 or other[i] != 0
 
 
 @cuda.jit
-def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:1096
+def logical_xor_kernel(out, self, other):  # spec/native_functions.yaml:1210
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = logical_xor(self[i], other[i])
 
 
 @cuda.jit
-def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:1103
+def where_self_kernel(out, condition, self, other):  # spec/native_functions.yaml:1217
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other[i])
 
 
 @cuda.jit
-def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:1108
+def where_ScalarOther_kernel(out, condition, self, other):  # spec/native_functions.yaml:1222
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self[i], other)
 
 
 @cuda.jit
-def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:1113
+def where_ScalarSelf_kernel(out, condition, self, other):  # spec/native_functions.yaml:1227
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = where(condition[i], self, other[i])
 
 
 @cuda.jit
-def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:2412
+def leaky_relu_kernel(out, self, negative_slope):  # spec/native_functions.yaml:2601
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else self[i] * negative_slope
 
 
 @cuda.jit
-def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:2420
+def elu_kernel(out, self, alpha):  # spec/native_functions.yaml:2609
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i])
 
 
 @cuda.jit
-def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:2428
+def softplus_kernel(out, self, beta, threshold):  # spec/native_functions.yaml:2617
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] * beta > threshold else log1p(exp(self[i] * beta)) / beta
 
 
 @cuda.jit
-def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:2434
+def hardtanh_kernel(out, self, min_val, max_val):  # spec/native_functions.yaml:2624
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i], min_val), max_val)
 
 
 @cuda.jit
-def log_sigmoid_kernel(out, self):  # spec/native_functions.yaml:2442
+def log_sigmoid_kernel(out, self):  # spec/native_functions.yaml:2632
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(self[i], 0) - log1p(exp(-abs(self[i])))
 
 
 @cuda.jit
-def hardswish_kernel(out, self):  # spec/native_functions.yaml:2448
+def hardswish_kernel(out, self):  # spec/native_functions.yaml:2638
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * minimum(maximum(self[i] + 3, 0), 6) / 6
 
 
 @cuda.jit
-def hardsigmoid_kernel(out, self):  # spec/native_functions.yaml:2456
+def hardsigmoid_kernel(out, self):  # spec/native_functions.yaml:2646
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = minimum(maximum(self[i] + 3, 0), 6) / 6
 
 
 @cuda.jit
-def mish_kernel(out, self):  # spec/native_functions.yaml:2464
+def mish_kernel(out, self):  # spec/native_functions.yaml:2654
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] * tanh(self[i] if self[i] > 20 else log1p(exp(self[i])))
 
 
 @cuda.jit
-def celu_kernel(out, self, alpha):  # spec/native_functions.yaml:2472
+def celu_kernel(out, self, alpha):  # spec/native_functions.yaml:2662
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] if self[i] > 0 else alpha * expm1(self[i] / alpha)
 
 
 @cuda.jit
-def selu_kernel(out, self):  # spec/native_functions.yaml:2478
+def selu_kernel(out, self):  # spec/native_functions.yaml:2668
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = 1.0507009873554805 * (self[i] if self[i] > 0 else 1.6732632423543772 * expm1(self[i]))
 
 
 @cuda.jit
-def threshold_kernel(out, self, threshold, value):  # spec/native_functions.yaml:2484
+def threshold_kernel(out, self, threshold, value):  # spec/native_functions.yaml:2674
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = value if self[i] <= threshold else self[i]
 
 
 @cuda.jit
-def hardshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2492
+def hardshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2682
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = 0 if self[i] >= -lambd and self[i] <= lambd else self[i]
 
 
 @cuda.jit
-def softshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2498
+def softshrink_kernel(out, self, lambd):  # spec/native_functions.yaml:2688
     i = cuda.grid(1)
     if i < out.shape[0]:
         out[i] = self[i] - lambd if self[i] > lambd else self[i] + lambd if self[i] < -lambd else self[i] * 0

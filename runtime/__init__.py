@@ -21,6 +21,38 @@ from ._host_allocator import keep_freed_memory as _keep_freed_memory
 _keep_freed_memory()  # a training step's arrays are reused instead of page-faulting afresh
 
 from . import _dtype
+from ._autocast import (
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    get_autocast_ipu_dtype,
+    get_autocast_xla_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_cpu_enabled,
+    is_autocast_enabled,
+    is_autocast_ipu_enabled,
+    is_autocast_xla_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+    set_autocast_gpu_dtype,
+    set_autocast_ipu_dtype,
+    set_autocast_ipu_enabled,
+    set_autocast_xla_dtype,
+    set_autocast_xla_enabled,
+)
+from ._deterministic import (
+    are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
+    use_deterministic_algorithms,
+)  # fmt: skip
 from ._device import device
 from ._dtype import (
     bfloat16,
@@ -53,6 +85,7 @@ from ._legacy_tensors import (
     ShortTensor,
     set_default_tensor_type,
 )  # fmt: skip
+from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_precision
 from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from ._promotion import broadcast_shapes, can_cast, promote_types, result_type
 from ._repr import set_printoptions
@@ -61,6 +94,7 @@ from ._tensor import Size, Tensor, is_tensor, typename
 from ._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 from ._type_info import finfo, iinfo
 from ._version import __version__
+from .amp import GradScaler, autocast
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
     enable_grad,
@@ -88,17 +122,38 @@ def __getattr__(name: str):
         "optim",
         "utils",
         "serialization",
+        "multiprocessing",
         "safetensors",
         "testing",
         "linalg",
         "fft",
         "special",
+        "func",
+        "distributions",
+        "cpu",
+        "jit",
+        "compiler",
+        "_dynamo",
+        "backends",
+        "random",
+        "accelerator",
+        "hub",
+        "onnx",
+        "distributed",
     ):
         import importlib
 
         return importlib.import_module(f"yaten.{name}")
+    if name == "vmap":  # torch.vmap is torch.func.vmap
+        from .func import vmap
+
+        return vmap
     if name in ("save", "load"):  # yaten.save / yaten.load: checkpoints load on first use too
         from . import serialization
 
         return getattr(serialization, name)
+    if name == "compile":
+        from ._compile import compile
+
+        return compile
     raise AttributeError(f"module 'yaten' has no attribute '{name}'")

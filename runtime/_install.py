@@ -3,12 +3,15 @@
 
 def install(namespace: dict) -> None:
     # functional: torch.functional's varargs forms
-    from . import _factories, _multinomial, _random, _ranges, _tensor_kind, _unique, functional
+    from . import _factories, _multinomial, _random, _ranges, _sampling, _tensor_kind, _unique, functional
     from ._generated import functions
 
     for name in functions.__all__:
         namespace[name] = getattr(functions, name)
-    for mod in (_factories, _ranges, _random, _multinomial, _unique, functional, _tensor_kind):
+    from .sparse import _factory as _sparse_factory
+
+    for mod in (_factories, _ranges, _random, _multinomial, _sampling, _unique, functional, _tensor_kind,
+                _sparse_factory):  # fmt: skip
         for name in mod.__all__:
             namespace[name] = getattr(mod, name)
     from . import (  # noqa: F401 - attach operators, expose subpackages

@@ -84,6 +84,12 @@ def index_source_checks(name, self, d, index, source):
         )
 
 
+def where_scalars(condition, self, other):
+    # torch.where(condition, 1.0, -1.0): the two numbers' result type (the default dtype for floats).
+    first = yaten.scalar_tensor(self, dtype=yaten.result_type(self, other), device=condition.device)
+    return yaten.where(condition, first, other)
+
+
 def where_nonzero(condition):
     # torch.where(condition) is nonzero(as_tuple=True): one index tensor per dimension (a 0-d condition
     # counts as 1-d).

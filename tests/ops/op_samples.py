@@ -31,12 +31,16 @@ def _rng(seed=0):
 
 # Inputs must stay inside an op's domain (log of positives, no division by zero, ...).
 POSITIVE = {"log", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "pow.Tensor_Tensor", "pow.Tensor_Scalar",
-            "pow.Scalar", "addcdiv", "lgamma", "digamma", "polygamma"}  # fmt: skip
+            "pow.Scalar", "addcdiv", "lgamma", "digamma", "polygamma", "_standard_gamma_grad",
+            "igamma", "igammac"}  # fmt: skip
 NONZERO_OTHER = {"div.Tensor", "div.Scalar", "remainder.Tensor", "remainder.Scalar", "floor_divide",
                  "floor_divide.Scalar", "fmod.Tensor", "fmod.Scalar", "atan2", "xlogy.Tensor",
                  "xlogy.Scalar_Self"}  # fmt: skip
 SCALARS = {"exponent": 2.0, "alpha": 2, "other": 1.5, "weight": 0.25, "min": -0.5, "max": 0.5, "self": 2.0}
-UNIT_RANGE = {"log1p", "atan2", "asin", "acos", "atanh", "erfinv"}
+# Pointwise ops whose derivative torch leaves not implemented for some inputs (a backward that reaches
+# them raises): their table samples skip the gradient checks; tests/distributions checks the others.
+PARTLY_DIFFERENTIABLE = {"igamma", "igammac", "_standard_gamma_grad"}
+UNIT_RANGE = {"log1p", "atan2", "asin", "acos", "atanh", "erfinv", "_dirichlet_grad"}
 ABOVE_ONE = {"acosh"}
 
 
@@ -65,6 +69,12 @@ def _values(rng, shape, dtype, name, op):
     return rng.standard_normal(shape).astype(dtype)
 
 
+def _scale_alpha(arg) -> bool:
+    # A Scalar alpha (add's, sub's) goes by keyword: torch reads a positional one as the deprecated
+    # add(input, alpha, other). A Tensor named alpha (_dirichlet_grad's) is an ordinary operand.
+    return arg.name == "alpha" and str(arg.type) != "Tensor"
+
+
 def pointwise_samples(fn, dtype):
     """Samples of a pointwise op for one dtype, derived from its schema."""
     rng = _rng(len(fn.name))
@@ -91,13 +101,11 @@ def pointwise_samples(fn, dtype):
                 tensor_i += 1
             else:
                 v = SCALARS.get(a.name, 2)
-            if (
-                a.name in kwonly or a.name == "alpha"
-            ):  # torch reads a positional alpha as deprecated add(input, alpha, other)
+            if a.name in kwonly or _scale_alpha(a):
                 kwargs[a.name] = v
             else:
                 vals.append(v)
-        out.append(Sample(tuple(vals), kwargs, label=label))
+        out.append(Sample(tuple(vals), kwargs, label=label, grad=name not in PARTLY_DIFFERENTIABLE))
     return out
 
 
@@ -331,6 +339,11 @@ EXPLICIT = {
         Sample((_f(3, 4), None, _f(3, 1, seed=2)), label="max only"),
     ],
     "where": [Sample((_f(3, 4) > 0,)), Sample((np.array(True),), label="0-d")],
+    "where.Scalar": [
+        Sample((_f(3, 4) > 0, 1.0, -1.0)),
+        Sample((_f(3) > 0, 1, 2), label="ints"),
+        Sample((_f(3) > 0, True, 2.5), label="bool and float"),
+    ],
     "view.dtype": [
         Sample((_f(2, 4), "int64"), method=True, label="to int64"),
         Sample((_f(2, 4), "float32"), method=True, label="to float32"),
@@ -969,6 +982,30 @@ EXPLICIT = {
         ),
     ],
     "max_pool3d": [Sample((_f(1, 2, 4, 4, 4), 2, 2, 1))],
+    # random_samples (a keyword: not differentiable, so it may not require grad) away from the jumps of
+    # the window starts.
+    "fractional_max_pool2d": [
+        Sample(
+            (_f(2, 3, 7, 6), [2, 3], [3, 4]),
+            {"random_samples": np.array([[[0.3, 0.7]] * 3, [[0.55, 0.1]] * 3])},
+        ),
+        Sample(
+            (_f(2, 6, 5), 2, [4, 4]),
+            {"random_samples": np.array([[[0.2, 0.9], [0.45, 0.35]]])},
+            label="unbatched, square",
+        ),
+    ],
+    "fractional_max_pool3d": [
+        Sample(
+            (_f(1, 2, 6, 6, 5), 2, [3, 4, 2]),
+            {"random_samples": np.array([[[0.3, 0.6, 0.15], [0.8, 0.25, 0.5]]])},
+        ),
+        Sample(
+            (_f(2, 5, 4, 5), [2, 1, 2], 3),
+            {"random_samples": np.array([[[0.5, 0.2, 0.7]] * 2])},
+            label="unbatched",
+        ),
+    ],
     "avg_pool3d": [
         Sample((_f(2, 2, 5, 6, 4), 2)),
         Sample(
@@ -1058,6 +1095,18 @@ EXPLICIT = {
         Sample((_idx(1, 2, 0), _idx(0, 2, 4)), grad=False, label="int64"),
     ],
     "glu": [Sample((_f(3, 4),)), Sample((_f(4, 3), 0), label="dim 0")],
+    "norm_except_dim": [
+        Sample((_f(3, 2, 4),)),
+        Sample((_f(3, 2, 4), 3, 1), label="pow 3, middle dim"),
+        Sample((_f(3, 2, 4), 2, 2), label="last dim"),
+        Sample((_f(3, 2, 4), 2, -1), label="whole norm"),
+        Sample((_f(5), 2, 0), label="vector"),
+    ],
+    "_weight_norm": [
+        Sample((_f(3, 2, 4), _f(3, 1, 1, seed=1))),
+        Sample((_f(3, 4), _f(1, 4, seed=1), 1), label="dim 1"),
+        Sample((_f(3, 4), _f(seed=1), -1), label="whole norm"),
+    ],
     "prelu": [
         Sample((_f(2, 3, 4), _f(3, seed=1))),
         Sample((_f(2, 3), _f(1, seed=1)), label="one weight"),
@@ -1258,6 +1307,12 @@ NOT_SAMPLED = {
     "_thnn_fused_lstm_cell": "tests/nn/test_rnn.py", "_thnn_fused_gru_cell": "tests/nn/test_rnn.py",
     "_thnn_fused_lstm_cell_backward_impl": "tests/nn/test_rnn.py",
     "_thnn_fused_gru_cell_backward": "tests/nn/test_rnn.py",
+    # The sparse COO layout's ops take or make sparse tensors, which the table's NumPy samples cannot
+    # describe: tests/sparse/ compares each with torch (values, gradients, errors) and gradchecks them.
+    **{name: "tests/sparse/" for name in (
+        "_sparse_coo_tensor_with_dims_and_tensors", "_indices", "_values", "indices", "values", "_nnz",
+        "is_coalesced", "_to_dense", "_to_sparse.sparse_dim", "to_sparse.sparse_dim", "to_sparse", "coalesce",
+        "_coalesce", "_sparse_addmm", "_sparse_sum.dim", "sparse_mask", "_sparse_softmax", "_sparse_log_softmax")},
 }  # fmt: skip
 
 # Ops besides the LAPACK primitives (op_samples_linalg.CPU_ONLY) with a CPU kernel only: on cuda they
@@ -1278,6 +1333,8 @@ TORCH_NAME = {"index.Tensor": "ops.aten.index.Tensor", "slice.Tensor": "ops.aten
               "multilabel_margin_loss": "ops.aten.multilabel_margin_loss.default",
               "im2col": "ops.aten.im2col.default", "col2im": "ops.aten.col2im.default",
               "max_pool3d_with_indices": "ops.aten.max_pool3d_with_indices.default",
+              "fractional_max_pool2d": "_C._nn.fractional_max_pool2d",
+              "fractional_max_pool3d": "_C._nn.fractional_max_pool3d",
               "avg_pool3d": "ops.aten.avg_pool3d.default",
               "adaptive_max_pool2d": "ops.aten.adaptive_max_pool2d.default",
               "adaptive_max_pool3d": "ops.aten.adaptive_max_pool3d.default",
@@ -1644,6 +1701,16 @@ BAD = {
         Sample((_f(1, 2, 5, 6, 4), 3, 1, 2), label="padding over half the kernel"),
     ],
     "avg_pool3d": [Sample((_f(1, 2, 4, 4, 4), 2, 2, 0, False, True, 0), label="zero divisor")],
+    "fractional_max_pool2d": [
+        Sample((_f(1, 2, 5, 5), 2, [5, 2]), {"random_samples": _f(1, 2, 2)}, label="pool too large"),
+        Sample((_f(1, 2, 5, 5), 2, 2), {"random_samples": _f(1, 2)}, label="2-d samples"),
+        Sample((_f(2, 2, 5, 5), 2, 2), {"random_samples": _f(1, 2, 2)}, label="too few samples"),
+        Sample((_f(5, 5), 2, 2), {"random_samples": _f(1, 2, 2)}, label="2-d input"),
+    ],
+    "fractional_max_pool3d": [
+        Sample((_f(1, 2, 4, 5, 5), 2, 3), {"random_samples": _f(1, 2, 3)}, label="pool ends on the edge"),
+        Sample((_f(1, 2, 5, 5, 5), 2, 2), {"random_samples": _f(1, 3, 3)}, label="samples per channel"),
+    ],
     "adaptive_max_pool2d": [
         Sample((_f(3), [3, 3]), label="1-d input"),
         Sample((_f(2, 3, 0), [3, 3]), label="empty plane"),
@@ -1724,6 +1791,7 @@ BAD = {
         Sample((_idx(1, 2), _idx(1, 2)), {"dim": 0}, label="int64"),
     ],
     "glu": [Sample((_f(2, 3), 1), label="odd dimension")],
+    "norm_except_dim": [Sample((_f(2, 3), 2, 5), label="dim out of range")],
     "prelu": [
         Sample((_f(2, 4), _f(3)), label="weight size"),
         Sample((_f(2, 4), _f(2, 2)), label="2-d weight"),
@@ -2039,7 +2107,7 @@ def pointwise_bad_samples(fn):
         vals, kwargs = [], {}
         for a in args:
             v = value_of(a)
-            if a.name in kwonly or a.name == "alpha":
+            if a.name in kwonly or _scale_alpha(a):
                 kwargs[a.name] = v
             else:
                 vals.append(v)
@@ -2166,3 +2234,10 @@ from op_samples_tail import SAMPLES as _TAIL
 
 EXPLICIT.update(_TAIL)
 BAD.update(_TAIL_BAD)
+
+# The sparse COO layout's ops on strided tensors (op_samples_sparse.py).
+from op_samples_sparse import BAD_SAMPLES as _SPARSE_BAD
+from op_samples_sparse import SAMPLES as _SPARSE
+
+EXPLICIT.update(_SPARSE)
+BAD.update(_SPARSE_BAD)

@@ -18,7 +18,7 @@ INF = float("inf")
 # The LAPACK primitives: CPU kernels only. On cuda they, and the composites that reach them, raise
 # torch's NotImplementedError for a missing backend (tests/cuda/test_cuda_op_table.py accepts exactly that).
 CPU_ONLY = ("linalg_solve", "linalg_inv", "linalg_inv_ex", "linalg_cholesky_ex", "linalg_det", "linalg_slogdet", "linalg_cholesky", "linalg_qr",
-            "linalg_svd", "linalg_eigh", "linalg_solve_triangular")  # fmt: skip
+            "linalg_svd", "linalg_eigh", "linalg_solve_triangular", "geqrf")  # fmt: skip
 
 
 def _wc(*shape, seed=0):
@@ -58,6 +58,28 @@ SAMPLES = {
     "linalg_cholesky": [
         Sample((_spd(3, 3),), grad=False),
         Sample((_spd(2, 3, 3),), {"upper": True}, grad=False, label="batched upper"),
+    ],
+    "geqrf": [
+        Sample((_f(4, 3),), grad=False),
+        Sample((_f(3, 4),), grad=False, label="wide"),
+        Sample((_f(2, 3, 3),), grad=False, label="batched"),
+    ],
+    "orgqr": [
+        Sample((_f(4, 3), _f(3, seed=1))),
+        Sample((_f(4, 3), _f(3, seed=1)), method=True, label="method"),
+    ],
+    "ormqr": [
+        Sample((_f(4, 3), _f(3, seed=1), _f(4, 2, seed=2))),
+        Sample((_f(4, 3), _f(3, seed=1), _f(4, 2, seed=2), True, True), label="transpose"),
+        Sample((_f(4, 3), _f(3, seed=1), _f(2, 4, seed=2), False), label="right"),
+        Sample((_f(4, 3), _f(3, seed=1), _f(2, 4, seed=2), False, True), label="right transpose"),
+        Sample((_f(2, 3, 2), _f(2, 2, seed=1), _f(2, 3, 2, seed=2)), label="batched"),
+        Sample((_f(3, 4), _f(3, seed=1), _f(3, 2, seed=2)), label="wide input"),
+    ],
+    "linalg_householder_product": [
+        Sample((_f(4, 3), _f(3, seed=1))),
+        Sample((_f(4, 3), _f(2, seed=1)), label="fewer reflectors"),
+        Sample((_f(2, 3, 2), _f(2, 2, seed=1)), label="batched"),
     ],
     "linalg_qr": [
         Sample((_f(4, 3),)),
@@ -212,6 +234,26 @@ BAD_SAMPLES = {
     "linalg_det": [Sample((_f(2, 3),), label="not square"), Sample((_f(3),), label="1-d")],
     "linalg_cholesky": [Sample((_f(2, 3),), label="not square")],
     "linalg_qr": [Sample((_f(3, 3), "x"), label="mode")],
+    "geqrf": [Sample((_f(3),), label="1-d"), Sample((np.ones((2, 2), np.int64),), label="int64")],
+    "ormqr": [
+        Sample((_f(4, 3), _f(3), _f(3, 2)), label="other rows"),
+        Sample((_f(4, 3), _f(5), _f(4, 2)), label="tau size"),
+        Sample((_f(4, 3), _f(3), _f(2, 3), False), label="right other columns"),
+        Sample((_f(3), _f(3), _f(4, 2)), label="1-d input"),
+        Sample((_f(4, 3), _f(3), _f(4)), label="1-d other"),
+        Sample((_f(4, 3), _f(2, 3), _f(4, 2)), label="tau dims"),
+        Sample((_f(4, 3), _f(3), _f(2, 4, 2)), label="other dims"),
+        Sample((_f(2, 4, 3), _f(3, 3), _f(2, 4, 2)), label="tau batch"),
+        Sample((np.ones((4, 3), np.int64), np.ones(3, np.int64), np.ones((4, 2), np.int64)), label="int64"),
+    ],
+    "linalg_householder_product": [
+        Sample((_f(3), _f(2)), label="1-d"),
+        Sample((_f(2, 3), _f(2)), label="wide"),
+        Sample((_f(3, 2), _f(3)), label="too many reflectors"),
+        Sample((_f(3, 2), _f(1, 2)), label="tau dims"),
+        Sample((_f(2, 3, 2), _f(3, 2)), label="batch"),
+        Sample((np.ones((3, 2), np.int64), np.ones(2, np.int64)), label="int64"),
+    ],
     "linalg_eigh": [Sample((_f(3, 3), "X"), label="UPLO"), Sample((_f(2, 3),), label="not square")],
     "linalg_solve_triangular": [Sample((_upper(3, 3), _f(3)), {"upper": True}, label="1-d B")],
     "linalg_vector_norm": [Sample((np.zeros((0, 3)), -1), label="empty negative ord")],
