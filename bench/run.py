@@ -50,6 +50,13 @@ def big_add():
     return best(lambda: a + b, 10), best(lambda: ta + tb, 10), best(lambda: na + nb, 10)
 
 
+def big_tanh():
+    n = 6_300_000  # the size
+    na = np.random.rand(n).astype(np.float32)
+    a, ta = yaten.from_numpy(na), torch.from_numpy(na)
+    return best(lambda: a.tanh(), 10), best(lambda: ta.tanh(), 10), best(lambda: np.tanh(na), 10)
+
+
 def big_sum():
     n = 10**7
     na = np.random.rand(n).astype(np.float32)
@@ -104,6 +111,7 @@ ROWS = [
     ("add, 2 elements (no grad)", tiny_add, "yaten/torch <= 1.0"),
     ("(a*b).sum().backward(), 2 elements", tiny_fwd_bwd, "yaten/torch <= 1.0"),
     ("a + b, 1e7 float32", big_add, "yaten/torch <= 1.0"),
+    ("tanh, 6.3e6 float32", big_tanh, "yaten/torch <= 1.2"),
     ("sum, 1e7 float32", big_sum, "yaten/torch <= 1.2"),
     ("matmul 1024x1024 float32", matmul, "yaten >= 0.9x NumPy throughput"),
     ("cold import (s)", cold_import, "yaten <= 0.5 s"),

@@ -146,6 +146,7 @@ class PointwiseKernel:
     unit_alpha_expr: str | None = None
     numpy: str | None = None  # the NumPy ufunc that the cpu kernel is exactly, if any
     unit_alpha_numpy: str | None = None
+    real_numpy: str | None = None  # the NumPy ufunc computing it on float32/float64, if any
 
 
 def render(spec: Spec) -> dict[str, str]:
@@ -218,7 +219,8 @@ def render(spec: Spec) -> dict[str, str]:
                                        _cuda_expr(fn.pointwise, tensors), fn.line,
                                        unit and ", ".join(p for p in params if p != "alpha"), unit,
                                        F.numpy_ufunc(fn.pointwise, tensors),
-                                       unit and F.numpy_ufunc(unit, tensors)))  # fmt: skip
+                                       unit and F.numpy_ufunc(unit, tensors),
+                                       F.numpy_real_ufunc(fn.pointwise, tensors)))  # fmt: skip
 
     functions = _bindings(spec, outs, "function")
     methods = _bindings(spec, outs, "method")

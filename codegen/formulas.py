@@ -101,6 +101,26 @@ def numpy_ufunc(expr: str, tensors: set) -> str | None:
     return None
 
 
+# The scalar library's functions that NumPy has as ufuncs with SIMD loops for float32/float64, under
+# NumPy's names. Only for real compute: NumPy's complex loops treat edge values otherwise than torch's
+# (log1p of a tiny complex number, sqrt of an infinite one).
+NUMPY_REAL_UNARY = {
+    "exp": "exp", "expm1": "expm1", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
+    "sqrt": "sqrt", "sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh", "sinh": "sinh", "cosh": "cosh",
+    "asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh",
+}  # fmt: skip
+
+
+def numpy_real_ufunc(expr: str, tensors: set) -> str | None:
+    """The NumPy ufunc a one-function expression of a tensor computes on float32/float64
+    (``tanh(self)`` -> ``tanh``; within the float tolerance of the scalar library's), or None."""
+    top = parse(expr).body
+    call = isinstance(top, ast.Call) and isinstance(top.func, ast.Name) and top.func.id in NUMPY_REAL_UNARY
+    if call and len(top.args) == 1 and isinstance(top.args[0], ast.Name) and top.args[0].id in tensors:
+        return NUMPY_REAL_UNARY[top.func.id]
+    return None
+
+
 # What numba.cuda computes on complex numbers as on real ones: +, -, *, ==, != and where().
 _CUDA_COMPLEX_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Name,
                        ast.Constant, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.USub, ast.Eq, ast.NotEq, ast.And,

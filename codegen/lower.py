@@ -67,7 +67,8 @@ def pointwise_params(fn: NativeFunction) -> list[str]:
 
 def pointwise_decl(fn: NativeFunction) -> tuple:
     """(op function name, tensor positions, promoted positions, kind, dtypes, the devices whose kernels
-    take complex numbers, alpha position, the cpu kernel for alpha == 1 or None)."""
+    take complex numbers, alpha position, the cpu kernel for alpha == 1 or None, NumPy's ufunc for
+    float32/float64 compute or None)."""
     params = fn.schema.flat_arguments
     tensors = tuple(i for i, a in enumerate(params) if str(a.type) == "Tensor")
     if fn.promote is not None:
@@ -80,8 +81,13 @@ def pointwise_decl(fn: NativeFunction) -> tuple:
     unit = alpha is not None and F.without_unit_factor(fn.pointwise, "alpha") is not None
     unit_fn = f"_pw_cpu.{api.pyname(fn)}_kernel_unit_alpha" if unit else "None"
     complex_ = (("cpu", "cuda") if F.cuda_takes_complex(fn.pointwise) else ("cpu",)) if fn.complex else ()
+    params_names = {a.name for a in params if str(a.type) == "Tensor"}
+    real_numpy = (
+        f"_pw_cpu.{api.pyname(fn)}_kernel_numpy" if F.numpy_real_ufunc(fn.pointwise, params_names) else "None"
+    )
     return (
-        api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(complex_), repr(alpha), unit_fn
+        api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(complex_), repr(alpha), unit_fn,
+        real_numpy,
     )  # fmt: skip
 
 

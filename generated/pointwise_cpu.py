@@ -2,7 +2,8 @@
 # Do not edit by hand: change the spec (or codegen/) and run `make generate`.
 """Scalar functions of the pointwise ops; yaten builds a NumPy ufunc from each per dtype (Numba).
 
-An expression that is exactly a NumPy ufunc of its tensors (``self * other``) is that ufunc instead.
+An expression that is exactly a NumPy ufunc of its tensors (``self * other``) is that ufunc instead;
+one NumPy has a SIMD ufunc for (``tanh(self)``) also names it, for float32/float64 compute (``_numpy``).
 """
 
 import numpy as _np
@@ -27,30 +28,37 @@ def sign_kernel(self):  # spec/native_functions.yaml:34
 
 def exp_kernel(self):  # spec/native_functions.yaml:41
     return exp(self)
+exp_kernel_numpy = _np.exp  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def expm1_kernel(self):  # spec/native_functions.yaml:51
     return expm1(self)
+expm1_kernel_numpy = _np.expm1  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def log_kernel(self):  # spec/native_functions.yaml:62
     return log(self)
+log_kernel_numpy = _np.log  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def log2_kernel(self):  # spec/native_functions.yaml:72
     return log2(self)
+log2_kernel_numpy = _np.log2  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def log10_kernel(self):  # spec/native_functions.yaml:82
     return log10(self)
+log10_kernel_numpy = _np.log10  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def log1p_kernel(self):  # spec/native_functions.yaml:92
     return log1p(self)
+log1p_kernel_numpy = _np.log1p  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def sqrt_kernel(self):  # spec/native_functions.yaml:103
     return sqrt(self)
+sqrt_kernel_numpy = _np.sqrt  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def rsqrt_kernel(self):  # spec/native_functions.yaml:112
@@ -63,22 +71,27 @@ def reciprocal_kernel(self):  # spec/native_functions.yaml:122
 
 def sin_kernel(self):  # spec/native_functions.yaml:132
     return sin(self)
+sin_kernel_numpy = _np.sin  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def cos_kernel(self):  # spec/native_functions.yaml:141
     return cos(self)
+cos_kernel_numpy = _np.cos  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def tan_kernel(self):  # spec/native_functions.yaml:150
     return tan(self)
+tan_kernel_numpy = _np.tan  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def atan_kernel(self):  # spec/native_functions.yaml:160
     return atan(self)
+atan_kernel_numpy = _np.arctan  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def tanh_kernel(self):  # spec/native_functions.yaml:171
     return tanh(self)
+tanh_kernel_numpy = _np.tanh  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def bitwise_and_Tensor_kernel(self, other):  # spec/native_functions.yaml:181
@@ -163,30 +176,37 @@ def isneginf_kernel(self):  # spec/native_functions.yaml:355
 
 def asin_kernel(self):  # spec/native_functions.yaml:362
     return asin(self)
+asin_kernel_numpy = _np.arcsin  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def acos_kernel(self):  # spec/native_functions.yaml:374
     return acos(self)
+acos_kernel_numpy = _np.arccos  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def sinh_kernel(self):  # spec/native_functions.yaml:386
     return sinh(self)
+sinh_kernel_numpy = _np.sinh  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def cosh_kernel(self):  # spec/native_functions.yaml:396
     return cosh(self)
+cosh_kernel_numpy = _np.cosh  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def asinh_kernel(self):  # spec/native_functions.yaml:406
     return asinh(self)
+asinh_kernel_numpy = _np.arcsinh  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def acosh_kernel(self):  # spec/native_functions.yaml:417
     return acosh(self)
+acosh_kernel_numpy = _np.arccosh  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def atanh_kernel(self):  # spec/native_functions.yaml:428
     return atanh(self)
+atanh_kernel_numpy = _np.arctanh  # NumPy's SIMD loop, for float32/float64 compute
 
 
 def erfc_kernel(self):  # spec/native_functions.yaml:439

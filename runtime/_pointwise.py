@@ -48,6 +48,7 @@ class PointwiseOp:
         "_key",
         "_plans",
         "_quiet_run",
+        "_real_numpy",
         "_unit_alpha",
         "alpha",
         "complex",
@@ -60,7 +61,7 @@ class PointwiseOp:
     )  # fmt: skip
 
     def __init__(self, name: str, cpu_fn, tensors: tuple, promote: tuple, kind: str, dtypes: str = "all",
-                 alpha: int | None = None, unit_alpha_fn=None, complex: tuple = ()):  # fmt: skip
+                 alpha: int | None = None, unit_alpha_fn=None, complex: tuple = (), real_numpy=None):  # fmt: skip
         self.name = name
         self.tensors = tensors  # positions of the tensor arguments
         self.promote = promote  # positions of the arguments that take part in promotion
@@ -72,6 +73,7 @@ class PointwiseOp:
         self.complex = complex  # the device types whose kernels take complex ones too: ("cpu", "cuda")
         self.alpha = alpha  # position of an ``alpha`` scale, which must fit the promoted dtype
         self._cpu_fn = cpu_fn
+        self._real_numpy = real_numpy  # NumPy's SIMD ufunc of the same function, for float32/float64 compute
         self._quiet_run = quiet(self._run_cpu)
         self._check = CHECKS.get(name)
         self._cuda = None
@@ -218,6 +220,9 @@ class PointwiseOp:
     def _build_ufunc(self, plan, args):
         if isinstance(self._cpu_fn, np.ufunc):  # NumPy's own (its tensors arrive cast to the compute dtype)
             plan.ufunc = self._cpu_fn
+            return plan.ufunc
+        if self._real_numpy is not None and plan.ct.np.kind == "f" and plan.kt is plan.ct:
+            plan.ufunc = self._real_numpy  # float32/float64 compute (the half types compute in float32)
             return plan.ufunc
         from .kernels.cpu.vectorize import build_ufunc
 

@@ -234,6 +234,9 @@ def test_pointwise_cpu_kernels(files):
     # Exactly a NumPy ufunc of its tensors: that ufunc (a number operand keeps the generated kernel).
     assert "mul_Tensor_kernel = _np.multiply  # spec/native_functions.yaml:4: self * other\n" in text
     assert "def exp_kernel(self):  # spec/native_functions.yaml:10\n    return exp(self)\n" in text
+    # One function NumPy has a SIMD loop for: also that ufunc, for float32/float64 compute.
+    assert "exp_kernel_numpy = _np.exp  # NumPy's SIMD loop, for float32/float64 compute\n" in text
+    assert "mul_Scalar_kernel_numpy" not in text
     assert re.findall(r"^def (\w+)", text, re.M) == ["mul_Scalar_kernel", "exp_kernel"]
 
 
@@ -251,14 +254,14 @@ def test_pointwise_cuda_kernels_index_tensors_not_scalars(files):
 def test_pointwise_ops_table(files):
     text = files["ops.py"]
     # (tensor positions, promoted positions, promotion kind, dtypes, alpha position, alpha == 1 kernel,
-    # the devices whose kernels take complex numbers)
+    # the devices whose kernels take complex numbers, NumPy's ufunc for float32/float64 compute)
     assert (
         '_PW_mul_Scalar = _PointwiseOp("mul_Scalar", _pw_cpu.mul_Scalar_kernel, (0,), (0, 1), "default", "all", '
-        "None, None, ())" in text
+        "None, None, (), None)" in text
     )
     assert (
-        '_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None, ())'
-        in text
+        '_PW_exp = _PointwiseOp("exp", _pw_cpu.exp_kernel, (0,), (0,), "int_to_float", "all", None, None, (), '
+        "_pw_cpu.exp_kernel_numpy)" in text
     )
 
 
@@ -279,9 +282,9 @@ def test_complex_kernels_run_on_cuda_when_numba_cuda_computes_the_expression(tmp
     for device in ("cpu", "cuda"):
         (root / f"runtime/kernels/{device}/scalar.py").write_text(scalars)
     ops = emit.render(load(root))["ops.py"]
-    assert "\"default\", \"all\", None, None, ('cpu', 'cuda'))" in block(ops, "_PW_mul_Tensor =")
-    assert '"default", "all", None, None, (\'cpu\',))' in block(ops, "_PW_div_Tensor =")
-    assert "('cpu', 'cuda'))" in block(ops, "_PW_where_self =")
+    assert "\"default\", \"all\", None, None, ('cpu', 'cuda'), None)" in block(ops, "_PW_mul_Tensor =")
+    assert '"default", "all", None, None, (\'cpu\',), None)' in block(ops, "_PW_div_Tensor =")
+    assert "('cpu', 'cuda'), None)" in block(ops, "_PW_where_self =")
 
 
 def test_an_alpha_factor_gets_a_kernel_without_it(tmp_path):
@@ -297,7 +300,7 @@ def test_an_alpha_factor_gets_a_kernel_without_it(tmp_path):
     ops, cpu = files["ops.py"], files["pointwise_cpu.py"]
     assert (
         '_PW_add_Tensor = _PointwiseOp("add_Tensor", _pw_cpu.add_Tensor_kernel, (0, 1), (0, 1), "default", "all", 2, '
-        "_pw_cpu.add_Tensor_kernel_unit_alpha, ())" in ops
+        "_pw_cpu.add_Tensor_kernel_unit_alpha, (), None)" in ops
     )
     assert "add_Tensor_kernel_unit_alpha = _np.add  # the same, for alpha == 1: self + other\n" in cpu
     assert (
