@@ -102,8 +102,8 @@ def numpy_ufunc(expr: str, tensors: set) -> str | None:
 
 
 # The scalar library's functions that NumPy has as ufuncs with SIMD loops for float32/float64, under
-# NumPy's names. Only for real compute: NumPy's complex loops treat edge values otherwise than torch's
-# (log1p of a tiny complex number, sqrt of an infinite one).
+# NumPy's names. Only for real compute: NumPy's complex loops treat infinities and NaNs otherwise than
+# the generated kernels, whose complex edge values the op table checks against torch.
 NUMPY_REAL_UNARY = {
     "exp": "exp", "expm1": "expm1", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
     "sqrt": "sqrt", "sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh", "sinh": "sinh", "cosh": "cosh",
