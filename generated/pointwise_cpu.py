@@ -11,7 +11,7 @@ import numpy as _np
 from yaten.kernels.cpu.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: 7c9fff0acf854d413a5d8e9ca7c23141fa3ef1fa199320d339d40ed73e0b8de6
+# with (a change there changes this file). sha256 of runtime/kernels/cpu/scalar.py: 584ee10740ddc56ddca51357da4182e45a525c974a51f8c7fc83487ba5baf623
 
 
 def neg_kernel(self):  # spec/native_functions.yaml:6

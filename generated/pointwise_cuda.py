@@ -7,7 +7,7 @@ from numba import cuda
 from yaten.kernels.cuda.scalar import *  # the functions a pointwise expression may call
 
 # Numba checks its disk cache against this file only, so it records the scalar library it was made
-# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: 1c6c058f6ecde55edaeb5300c25068f68a4c336f7e372ec9f8dedc6b68c4034d
+# with (a change there changes this file). sha256 of runtime/kernels/cuda/scalar.py: e0ce1f6b455892659a49709ee58b5ba155c437e3abaefc2e96258c309a359b72
 
 
 @cuda.jit

@@ -466,27 +466,37 @@ def _igammac_fraction(a, x):
 
 
 @register_jitable
+def _regularized_gamma(a, x, upper):
+    # P(a, x), or Q(a, x) = 1 - P(a, x) when ``upper``: each expansion gives the one it converges to
+    # (the series P below a + 1, the continued fraction Q above) and the other as its complement.
+    if x < 0 or a < 0:
+        return math.nan
+    if a == 0:
+        p = 1.0 if x > 0 else math.nan
+    elif x == 0:
+        p = 0.0
+    elif math.isinf(a):
+        p = math.nan if math.isinf(x) else 0.0
+    elif math.isinf(x):
+        p = 1.0
+    elif x != x or a != a:
+        return math.nan
+    elif x < a + 1:
+        p = _igamma_series(a, x)
+    else:
+        q = _igammac_fraction(a, x)
+        return q if upper else 1 - q
+    return 1 - p if upper else p
+
+
+@register_jitable
 def igamma(a, x):
     """The regularized lower incomplete gamma function P(``a``, ``x``).
 
     >>> round(igamma(1.0, 1.0), 12)  # 1 - exp(-1)
     0.632120558829
     """
-    if x < 0 or a < 0:
-        return math.nan
-    if a == 0:
-        return 1.0 if x > 0 else math.nan
-    if x == 0:
-        return 0.0
-    if math.isinf(a):
-        return math.nan if math.isinf(x) else 0.0
-    if math.isinf(x):
-        return 1.0
-    if x != x or a != a:
-        return math.nan
-    if x < a + 1:
-        return _igamma_series(a, x)
-    return 1 - _igammac_fraction(a, x)
+    return _regularized_gamma(a, x, False)
 
 
 @register_jitable
@@ -496,18 +506,4 @@ def igammac(a, x):
     >>> round(igammac(1.0, 1.0), 12)  # exp(-1)
     0.367879441171
     """
-    if x < 0 or a < 0:
-        return math.nan
-    if a == 0:
-        return 0.0 if x > 0 else math.nan
-    if x == 0:
-        return 1.0
-    if math.isinf(a):
-        return math.nan if math.isinf(x) else 1.0
-    if math.isinf(x):
-        return 0.0
-    if x != x or a != a:
-        return math.nan
-    if x < a + 1:
-        return 1 - _igamma_series(a, x)
-    return _igammac_fraction(a, x)
+    return _regularized_gamma(a, x, True)
