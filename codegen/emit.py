@@ -220,7 +220,7 @@ def render(spec: Spec) -> dict[str, str]:
                                        unit and ", ".join(p for p in params if p != "alpha"), unit,
                                        F.numpy_ufunc(fn.pointwise, tensors),
                                        unit and F.numpy_ufunc(unit, tensors),
-                                       F.numpy_real_ufunc(fn.pointwise, tensors)))  # fmt: skip
+                                       lower.real_numpy_ufunc(fn)))  # fmt: skip
 
     functions = _bindings(spec, outs, "function")
     methods = _bindings(spec, outs, "method")

@@ -65,6 +65,12 @@ def pointwise_params(fn: NativeFunction) -> list[str]:
     return [a.name for a in inputs(fn)]
 
 
+def real_numpy_ufunc(fn: NativeFunction) -> str | None:
+    """The NumPy ufunc computing a pointwise op on float32/float64 (``formulas.numpy_real_ufunc``), or None."""
+    tensors = {a.name for a in fn.schema.flat_arguments if str(a.type) == "Tensor"}
+    return F.numpy_real_ufunc(fn.pointwise, tensors)
+
+
 def pointwise_decl(fn: NativeFunction) -> tuple:
     """(op function name, tensor positions, promoted positions, kind, dtypes, the devices whose kernels
     take complex numbers, alpha position, the cpu kernel for alpha == 1 or None, NumPy's ufunc for
@@ -81,10 +87,7 @@ def pointwise_decl(fn: NativeFunction) -> tuple:
     unit = alpha is not None and F.without_unit_factor(fn.pointwise, "alpha") is not None
     unit_fn = f"_pw_cpu.{api.pyname(fn)}_kernel_unit_alpha" if unit else "None"
     complex_ = (("cpu", "cuda") if F.cuda_takes_complex(fn.pointwise) else ("cpu",)) if fn.complex else ()
-    params_names = {a.name for a in params if str(a.type) == "Tensor"}
-    real_numpy = (
-        f"_pw_cpu.{api.pyname(fn)}_kernel_numpy" if F.numpy_real_ufunc(fn.pointwise, params_names) else "None"
-    )
+    real_numpy = f"_pw_cpu.{api.pyname(fn)}_kernel_numpy" if real_numpy_ufunc(fn) else "None"
     return (
         api.pyname(fn), repr(tensors), repr(promote), fn.promotion, fn.dtypes, repr(complex_), repr(alpha), unit_fn,
         real_numpy,
