@@ -94,7 +94,6 @@ from ._tensor import Size, Tensor, is_tensor, typename
 from ._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 from ._type_info import finfo, iinfo
 from ._version import __version__
-from .amp import GradScaler, autocast
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
     enable_grad,
@@ -130,6 +129,7 @@ def __getattr__(name: str):
         "special",
         "func",
         "distributions",
+        "amp",
         "cpu",
         "jit",
         "compiler",
@@ -156,4 +156,8 @@ def __getattr__(name: str):
         from ._compile import compile
 
         return compile
+    if name in ("autocast", "GradScaler"):  # torch.autocast is torch.amp.autocast
+        from .amp import GradScaler, autocast
+
+        return autocast if name == "autocast" else GradScaler
     raise AttributeError(f"module 'yaten' has no attribute '{name}'")
