@@ -14,6 +14,15 @@ import yaten._dynamo
 from tests.tolerances import assert_close
 
 
+@pytest.fixture(autouse=True)
+def _torch_distribution_validation_kept():
+    # torch.compile switches torch.distributions' default argument validation off for the whole process;
+    # put it back, so that tests run after these still compare validation errors with torch's.
+    validate = torch.distributions.Distribution._validate_args
+    yield
+    torch.distributions.Distribution.set_default_validate_args(validate)
+
+
 def _pair():
     t = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
     y = yaten.nn.Sequential(yaten.nn.Linear(3, 4), yaten.nn.ReLU(), yaten.nn.Linear(4, 2))
